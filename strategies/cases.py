@@ -1,0 +1,223 @@
+"""Hypothesis strategies for cases: random models with nested, varied-dtype outputs.
+
+Everything is built valid by construction (no ``assume``/``filter``), and every part
+shrinks to its simplest form: one input, float32, shape ``()``, the input returned
+as it is, no container.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Callable
+
+from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
+
+from .ops import COMPLEX, FAMILIES, FLOATS, INTS, OPS, TensorType, infer
+from .spec import CONTAINER_KINDS, KEYED_KINDS, Case, Container, Input, Ref, Tree, Value
+
+__all__ = ["ALL_DTYPES", "cases", "dtypes", "input_specs", "output_trees", "shapes"]
+
+#: float32 first: a dtype shrinks towards the front of this list.
+ALL_DTYPES = ("float32", *(d for d in FLOATS if d != "float32"), *INTS, "bool")
+_KEYS = ("a", "b", "c", "logits", "hidden_states", "loss", "past_key_values", "z")
+
+
+def _check_choice(name: str, given: Sequence[str] | None, allowed: Sequence[str]) -> tuple[str, ...]:
+    if given is None:
+        return tuple(allowed)
+    if isinstance(given, str) or not given:
+        raise InvalidArgument(f"{name}={given!r} must be a non-empty sequence of names from {list(allowed)}")
+    unknown = [g for g in given if g not in allowed]
+    if unknown:
+        raise InvalidArgument(f"{name}={list(given)!r} has unknown names {unknown}; choose from {list(allowed)}")
+    # Keep the canonical order so the simplest choice stays first for shrinking.
+    return tuple(a for a in allowed if a in given)
+
+
+def _check_int(name: str, value: Any, low: int, high: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise InvalidArgument(f"{name}={value!r} must be an integer in [{low}, {high}]")
+    return value
+
+
+def dtypes(*, allowed: Sequence[str] | None = None, include_complex: bool = False) -> st.SearchStrategy[str]:
+    """Names of torch dtypes; shrinks to float32."""
+    pool = (*ALL_DTYPES, *COMPLEX) if include_complex else ALL_DTYPES
+    return st.sampled_from(_check_choice("dtypes", allowed, pool))
+
+
+def shapes(*, max_rank: int = 4, max_side: int = 3, allow_empty: bool = True) -> st.SearchStrategy[tuple[int, ...]]:
+    """Small shapes, 0-d included; sides shrink to 1, with 0-size dims as an option."""
+    _check_int("max_rank", max_rank, 0, 6)
+    _check_int("max_side", max_side, 1, 8)
+    side = st.integers(1, max_side)
+    if allow_empty:
+        side = st.one_of(side, st.just(0))
+    return st.integers(0, max_rank).flatmap(lambda rank: st.tuples(*[side] * rank))
+
+
+def input_specs(
+    *, dtypes_: st.SearchStrategy[str] | None = None, max_inputs: int = 3, shapes_: st.SearchStrategy | None = None
+) -> st.SearchStrategy[tuple[Input, ...]]:
+    """Positional and keyword inputs; the first is always positional."""
+    _check_int("max_inputs", max_inputs, 1, 8)
+    dtype_strategy = dtypes_ if dtypes_ is not None else dtypes()
+    shape_strategy = shapes_ if shapes_ is not None else shapes()
+
+    @st.composite
+    def draw_inputs(draw: Callable) -> tuple[Input, ...]:
+        n = draw(st.integers(1, max_inputs))
+        return tuple(
+            Input(f"x{i}", draw(dtype_strategy), draw(shape_strategy), keyword=i > 0 and draw(st.booleans()))
+            for i in range(n)
+        )
+
+    return draw_inputs()
+
+
+def output_trees(
+    n_values: int, *, containers: Sequence[str] | None = None, max_depth: int = 4, max_leaves: int = 6, max_size: int = 3
+) -> st.SearchStrategy[Tree]:
+    """Output trees over ``n_values`` values; shrinks to one bare leaf (depth 0)."""
+    kinds = _check_choice("containers", containers, CONTAINER_KINDS)
+    _check_int("max_depth", max_depth, 0, 16)
+    _check_int("max_leaves", max_leaves, 1, 64)
+    _check_int("max_size", max_size, 0, 16)
+
+    @st.composite
+    def draw_tree(draw: Callable) -> Tree:
+        budget = [max_leaves]
+
+        def node(depth_left: int) -> Tree:
+            # `not booleans()` shrinks to True: a leaf.
+            if depth_left == 0 or budget[0] <= 0 or not draw(st.booleans()):
+                budget[0] -= 1
+                return Ref(draw(st.integers(0, n_values - 1)))
+            kind = draw(st.sampled_from(kinds))
+            size = draw(st.integers(0, max(0, min(max_size, budget[0]))))
+            keys: tuple[str, ...] = ()
+            if kind in KEYED_KINDS:
+                keys = tuple(draw(st.lists(st.sampled_from(_KEYS), min_size=size, max_size=size, unique=True)))
+            return Container(kind, tuple(node(depth_left - 1) for _ in range(size)), keys)
+
+        return node(max_depth)
+
+    return draw_tree()
+
+
+def _operand_choices(op_name: str, types: dict[str, TensorType]) -> list[tuple[str, ...]]:
+    op = OPS[op_name]
+    names = list(types)
+    candidates: list[tuple[str, ...]]
+    if op.arity == 0:
+        candidates = [()]
+    elif op.arity == 1:
+        candidates = [(n,) for n in names]
+    else:
+        candidates = [(a, b) for a in names for b in names]
+    return [
+        c
+        for c in candidates
+        if op.accepts(*(types[n] for n in c)) and (op.complex_ok or not any(types[n].is_complex for n in c))
+    ]
+
+
+@st.composite
+def _values(draw: Callable, inputs: tuple[Input, ...], families: tuple[str, ...], max_values: int) -> tuple[Value, ...]:
+    types = {i.name: TensorType(i.dtype, i.shape) for i in inputs}
+    # An op is offered only when some operands satisfy its domain: valid by construction.
+    offered = {name: choices for name in OPS if OPS[name].family in families
+               and (choices := _operand_choices(name, types))}
+    values = []
+    for _ in range(draw(st.integers(1, max_values))):
+        op_name = draw(st.sampled_from(list(offered)))
+        operands = draw(st.sampled_from(offered[op_name]))
+        operand_types = tuple(types[n] for n in operands)
+        draw_attrs = OPS[op_name].draw_attrs
+        attrs = draw_attrs(draw, operand_types) if draw_attrs else {}
+        dtype, shape, pytype = infer(op_name, attrs, operand_types)
+        values.append(Value(op_name, operands, tuple(sorted(attrs.items())), dtype, shape, pytype))
+    return tuple(values)
+
+
+def cases(
+    *,
+    dtypes: Sequence[str] | None = None,
+    include_complex: bool = False,
+    containers: Sequence[str] | None = None,
+    op_families: Sequence[str] | None = None,
+    max_depth: int = 4,
+    max_leaves: int = 6,
+    max_inputs: int = 3,
+    max_rank: int = 4,
+    max_side: int = 3,
+    exportable: bool | None = None,
+) -> st.SearchStrategy[Case]:
+    """Random models, drawn as :class:`~strategies.spec.Case` data.
+
+    ``dtypes``, ``containers`` and ``op_families`` focus a run on some names;
+    ``exportable=True`` leaves out outputs that ``torch.export`` itself rejects (an
+    unregistered dict subclass), ``False`` keeps only cases that contain one.
+    """
+    dtype_pool = _check_choice("dtypes", dtypes, (*ALL_DTYPES, *COMPLEX) if include_complex else ALL_DTYPES)
+    kinds = _check_choice("containers", containers, CONTAINER_KINDS)
+    families = _check_choice("op_families", op_families, FAMILIES)
+    if "leaf" not in families:
+        # Without the leaf family a drawn input may have no applicable op at all.
+        raise InvalidArgument(f"op_families={list(op_families or ())!r} must include 'leaf'")
+    if exportable not in (None, True, False):
+        raise InvalidArgument(f"exportable={exportable!r} must be None, True or False")
+    if exportable is True:
+        kinds = tuple(k for k in kinds if k != "plain_dict_subclass")
+        if not kinds:
+            max_depth = 0
+    if exportable is False and "plain_dict_subclass" not in kinds:
+        raise InvalidArgument(f"exportable=False needs 'plain_dict_subclass' in containers={list(kinds)!r}")
+    _check_int("max_depth", max_depth, 0, 16)
+    _check_int("max_leaves", max_leaves, 1, 64)
+    input_strategy = input_specs(
+        dtypes_=st.sampled_from(dtype_pool), max_inputs=max_inputs, shapes_=shapes(max_rank=max_rank, max_side=max_side)
+    )
+
+    @st.composite
+    def draw_case(draw: Callable) -> Case:
+        seed = draw(st.integers(0, 2**31 - 1))
+        inputs = draw(input_strategy)
+        values = draw(_values(inputs, families, max_leaves))
+        if exportable is False:
+            # At least one unregistered dict subclass, at the root (the simplest place).
+            items = draw(st.lists(output_trees(len(values), containers=kinds, max_depth=max(0, max_depth - 1),
+                                               max_leaves=max_leaves), max_size=3))
+            keys = tuple(draw(st.lists(st.sampled_from(_KEYS), min_size=len(items), max_size=len(items), unique=True)))
+            output: Tree = Container("plain_dict_subclass", tuple(items), keys)
+        else:
+            output = draw(output_trees(len(values), containers=kinds or ("tuple",), max_depth=max_depth,
+                                       max_leaves=max_leaves))
+        return Case(inputs=inputs, values=values, output=output, seed=seed)
+
+    strategy = draw_case()
+    arguments = {k: v for k, v in dict(
+        dtypes=dtypes, include_complex=include_complex, containers=containers, op_families=op_families,
+        max_depth=max_depth, max_leaves=max_leaves, max_inputs=max_inputs, max_rank=max_rank, max_side=max_side,
+        exportable=exportable).items() if v != _DEFAULTS[k]}
+    return _Named(strategy, "cases(" + ", ".join(f"{k}={v!r}" for k, v in arguments.items()) + ")")
+
+
+_DEFAULTS = dict(dtypes=None, include_complex=False, containers=None, op_families=None, max_depth=4, max_leaves=6,
+                 max_inputs=3, max_rank=4, max_side=3, exportable=None)
+
+
+class _Named(st.SearchStrategy):
+    """A strategy whose repr is the call that built it, as Hypothesis's own are."""
+
+    def __init__(self, inner: st.SearchStrategy, name: str) -> None:
+        super().__init__()
+        self._inner = inner
+        self._name = name
+
+    def __repr__(self) -> str:
+        return self._name
+
+    def do_draw(self, data: Any) -> Any:
+        return data.draw(self._inner)

@@ -1,0 +1,152 @@
+"""From a case to Python source, and from that source to a live module.
+
+``to_source`` is the one place a case becomes code. ``materialize`` executes the same
+text (minus the container prelude, which is shared) so the module under test and the
+standalone reproducer are the same program, bit for bit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import linecache
+from typing import Any
+
+import torch
+
+from . import containers
+from .ops import DOMAIN, OPS, TensorType, render_op, state_source
+from .spec import Case, Container, Ref, Tree, case_to_json
+
+__all__ = ["materialize", "to_source", "model_source"]
+
+_SUPPORT = f'''\
+def random_tensor(shape, dtype, generator):
+    """Values within the domain on which every generated op is defined."""
+    if dtype.is_floating_point or dtype.is_complex:
+        real = torch.empty(shape, dtype=torch.float64).uniform_({DOMAIN["float"][0]}, {DOMAIN["float"][1]}, generator=generator)
+        if dtype.is_complex:
+            imag = torch.empty(shape, dtype=torch.float64).uniform_({DOMAIN["float"][0]}, {DOMAIN["float"][1]}, generator=generator)
+            return torch.complex(real, imag).to(dtype)
+        return real.to(dtype)
+    if dtype == torch.bool:
+        return torch.randint(0, 2, shape, generator=generator).bool()
+    low, high = {DOMAIN["uint8"]} if dtype == torch.uint8 else {DOMAIN["signed"]}
+    return torch.randint(low, high + 1, shape, generator=generator).to(dtype)
+
+
+def make_model():
+    model = Model()
+    generator = torch.Generator().manual_seed(SEED + 1)
+    with torch.no_grad():
+        state = dict(model.named_parameters())
+        state.update(model.named_buffers())
+        for name in sorted(state):
+            state[name].copy_(random_tensor(state[name].shape, state[name].dtype, generator))
+    return model.eval()
+'''
+
+
+def _render_tree(node: Tree, namedtuples: dict[tuple[str, ...], str]) -> str:
+    if isinstance(node, Ref):
+        return f"v{node.index}"
+    items = [_render_tree(c, namedtuples) for c in node.items]
+    pairs = ", ".join(f"({k!r}, {v})" for k, v in zip(node.keys, items))
+    if node.kind == "tuple":
+        return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+    if node.kind == "list":
+        return f"[{', '.join(items)}]"
+    if node.kind == "dict":
+        return "{" + ", ".join(f"{k!r}: {v}" for k, v in zip(node.keys, items)) + "}"
+    if node.kind == "ordered_dict":
+        return f"collections.OrderedDict([{pairs}])"
+    if node.kind == "model_output":
+        return f"ModelOutput([{pairs}])"
+    if node.kind == "plain_dict_subclass":
+        return f"PlainDictSubclass([{pairs}])"
+    if node.kind == "namedtuple":
+        return f"{namedtuples[node.keys]}({', '.join(items)})"
+    raise ValueError(f"unknown container kind {node.kind!r}")
+
+
+def model_source(case: Case) -> str:
+    """The model, its inputs and its weights as Python; needs the container prelude."""
+    types = {i.name: TensorType(i.dtype, i.shape) for i in case.inputs}
+    used = sorted(set(case.refs()))
+    namedtuples: dict[tuple[str, ...], str] = {}
+    for c in case.containers():
+        if c.kind == "namedtuple" and c.keys not in namedtuples:
+            namedtuples[c.keys] = f"Output{len(namedtuples)}"
+
+    init, body = [], []
+    for i in used:
+        value = case.values[i]
+        operand_types = tuple(types[o] for o in value.operands)
+        attrs = dict(value.attrs)
+        state = state_source(value.op, attrs, operand_types)
+        if state is not None:
+            if OPS[value.op].state_is_buffer:
+                init.append(f"self.register_buffer('s{i}', {state})")
+            else:
+                init.append(f"self.s{i} = {state}")
+        body.append(f"v{i} = {render_op(value.op, value.operands, attrs, operand_types, f'self.s{i}')}")
+
+    positional = [i.name for i in case.inputs if not i.keyword]
+    keyword = [i.name for i in case.inputs if i.keyword]
+    signature = ", ".join(["self", *positional, *(["*", *keyword] if keyword else [])])
+    lines = [f"SEED = {case.seed}", ""]
+    lines += [f"{name} = collections.namedtuple({name!r}, {list(keys)!r})" for keys, name in namedtuples.items()]
+    lines += ["", "", "class Model(torch.nn.Module):", "    def __init__(self):", "        super().__init__()"]
+    lines += [f"        {line}" for line in init]
+    lines += ["", f"    def forward({signature}):"]
+    lines += [f"        {line}" for line in body]
+    lines += [f"        return {_render_tree(case.output, namedtuples)}", "", ""]
+    lines += [_SUPPORT, "", "def make_inputs():", "    generator = torch.Generator().manual_seed(SEED)"]
+    for i in case.inputs:
+        lines.append(f"    {i.name} = random_tensor({tuple(i.shape)!r}, torch.{i.dtype}, generator)")
+    args = "".join(f"{n}, " for n in positional)
+    kwargs = ", ".join(f"{n!r}: {n}" for n in keyword)
+    lines.append(f"    return ({args}), {{{kwargs}}}")
+    return "\n".join(lines) + "\n"
+
+
+def to_source(case: Case, *, main: str | None = None) -> str:
+    """A standalone script needing only torch that builds the same model and inputs.
+
+    ``main`` replaces the default ``__main__`` block (which prints the eager output);
+    the corpus uses it to append the frontend call of a reproducer.
+    """
+    default_main = (
+        "model = make_model()\n"
+        "args, kwargs = make_inputs()\n"
+        "print(model(*args, **kwargs))\n"
+    )
+    block = main if main is not None else default_main
+    indented = "".join(f"    {line}\n" if line.strip() else "\n" for line in block.splitlines())
+    return (
+        "# Generated by Roundtrip from this case:\n"
+        f"# {case_to_json(case)}\n"
+        + containers.PRELUDE
+        + "\n\n"
+        + model_source(case)
+        + "\n\nif __name__ == \"__main__\":\n"
+        + indented
+    )
+
+
+_PRELUDE_NAMES = {
+    name: getattr(containers, name) for name in ("collections", "torch", "pytree", "ModelOutput", "PlainDictSubclass")
+}
+
+
+def materialize(case: Case) -> tuple[torch.nn.Module, tuple[Any, ...], dict[str, Any]]:
+    """The live module and its example inputs; deterministic for a given case."""
+    source = model_source(case)
+    # A per-case file name registered in linecache: tracebacks and tracers that read
+    # source (fx, dynamo) see the generated forward.
+    filename = f"<roundtrip-case-{hashlib.sha1(source.encode()).hexdigest()[:12]}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    namespace: dict[str, Any] = {"__name__": "roundtrip_case", **_PRELUDE_NAMES}
+    exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - our own rendered source
+    model = namespace["make_model"]()
+    args, kwargs = namespace["make_inputs"]()
+    return model, args, kwargs

@@ -1,0 +1,218 @@
+"""The case: a frozen, JSON-serialisable description of one generated model.
+
+Everything else (the live ``nn.Module``, its inputs, the standalone reproducer) is
+derived from a :class:`Case`; see ``strategies.render``. Keeping the case as plain data
+is what makes shrinking, subprocess isolation and the regression corpus possible.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Union
+
+__all__ = [
+    "CONTAINER_KINDS",
+    "DICT_KINDS",
+    "Case",
+    "Container",
+    "Input",
+    "Ref",
+    "Tree",
+    "Value",
+    "case_from_json",
+    "case_to_json",
+]
+
+#: Every container a generated model may return. ``model_output`` is a dict subclass
+#: registered with ``torch.utils._pytree`` the way transformers' ``ModelOutput`` is;
+#: ``plain_dict_subclass`` is not registered: eager PyTorch returns it fine, but
+#: ``torch.export`` rejects it, so it must be told apart from a frontend bug.
+CONTAINER_KINDS = (
+    "tuple",
+    "list",
+    "dict",
+    "ordered_dict",
+    "namedtuple",
+    "model_output",
+    "plain_dict_subclass",
+)
+DICT_KINDS = ("dict", "ordered_dict", "model_output", "plain_dict_subclass")
+#: Containers whose items carry a key (dict keys or namedtuple field names).
+KEYED_KINDS = (*DICT_KINDS, "namedtuple")
+
+
+@dataclass(frozen=True)
+class Input:
+    """One model input. Its values come from the case's seed, within ``domain``."""
+
+    name: str
+    dtype: str
+    shape: tuple[int, ...]
+    keyword: bool = False
+
+
+@dataclass(frozen=True)
+class Value:
+    """One value the forward computes: ``op`` applied to ``operands`` (input names).
+
+    ``dtype``/``shape`` (tensors) or ``pytype`` (Python values) are derived when the
+    case is drawn, by running the op on meta tensors; they are kept for reporting and
+    for selecting cases, and a self-test checks them against eager PyTorch.
+    """
+
+    op: str
+    operands: tuple[str, ...] = ()
+    attrs: tuple[tuple[str, Any], ...] = ()
+    dtype: str | None = None
+    shape: tuple[int, ...] | None = None
+    pytype: str | None = None
+
+    def attr(self, name: str, default: Any = None) -> Any:
+        return dict(self.attrs).get(name, default)
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A leaf of the output tree: the value with this index (twice = same object)."""
+
+    index: int
+
+
+@dataclass(frozen=True)
+class Container:
+    """An inner node of the output tree. ``keys`` is empty for tuple and list."""
+
+    kind: str
+    items: tuple[Tree, ...] = ()
+    keys: tuple[str, ...] = ()
+
+
+Tree = Union[Ref, Container]
+
+
+@dataclass(frozen=True)
+class Case:
+    inputs: tuple[Input, ...]
+    values: tuple[Value, ...]
+    output: Tree
+    #: Seeds the input values and the weights (see ``strategies.render``).
+    seed: int = 0
+
+    # -- derived facts, used by filters, reports and known-bug matching ------------
+    def containers(self) -> list[Container]:
+        found: list[Container] = []
+
+        def walk(node: Tree) -> None:
+            if isinstance(node, Container):
+                found.append(node)
+                for child in node.items:
+                    walk(child)
+
+        walk(self.output)
+        return found
+
+    def refs(self) -> list[int]:
+        found: list[int] = []
+
+        def walk(node: Tree) -> None:
+            if isinstance(node, Ref):
+                found.append(node.index)
+            else:
+                for child in node.items:
+                    walk(child)
+
+        walk(self.output)
+        return found
+
+    def depth(self) -> int:
+        def walk(node: Tree) -> int:
+            if isinstance(node, Ref):
+                return 0
+            return 1 + max((walk(c) for c in node.items), default=0)
+
+        return walk(self.output)
+
+    def returned_values(self) -> list[Value]:
+        return [self.values[i] for i in self.refs()]
+
+    def ops(self) -> list[str]:
+        return sorted({v.op for v in self.returned_values()})
+
+    @property
+    def exportable(self) -> bool:
+        """Whether eager PyTorch's own ``torch.export`` accepts the output tree."""
+        return all(c.kind != "plain_dict_subclass" for c in self.containers())
+
+
+# -- JSON ---------------------------------------------------------------------------
+
+
+def _tree_to_obj(node: Tree) -> Any:
+    if isinstance(node, Ref):
+        return {"ref": node.index}
+    return {"kind": node.kind, "keys": list(node.keys), "items": [_tree_to_obj(c) for c in node.items]}
+
+
+def _tree_from_obj(obj: Any) -> Tree:
+    if "ref" in obj:
+        return Ref(int(obj["ref"]))
+    return Container(
+        kind=obj["kind"],
+        keys=tuple(obj.get("keys", ())),
+        items=tuple(_tree_from_obj(c) for c in obj["items"]),
+    )
+
+
+def case_to_json(case: Case) -> str:
+    obj = {
+        "seed": case.seed,
+        "inputs": [
+            {"name": i.name, "dtype": i.dtype, "shape": list(i.shape), "keyword": i.keyword}
+            for i in case.inputs
+        ],
+        "values": [
+            {
+                "op": v.op,
+                "operands": list(v.operands),
+                "attrs": [[k, a] for k, a in v.attrs],
+                "dtype": v.dtype,
+                "shape": None if v.shape is None else list(v.shape),
+                "pytype": v.pytype,
+            }
+            for v in case.values
+        ],
+        "output": _tree_to_obj(case.output),
+    }
+    return json.dumps(obj, sort_keys=True)
+
+
+def _attr_value(a: Any) -> Any:
+    return tuple(a) if isinstance(a, list) else a
+
+
+def case_from_json(text: str | dict) -> Case:
+    """Rebuild a case; a missing or malformed field raises ``ValueError`` naming it."""
+    obj = json.loads(text) if isinstance(text, str) else text
+    try:
+        return Case(
+            seed=int(obj["seed"]),
+            inputs=tuple(
+                Input(i["name"], i["dtype"], tuple(i["shape"]), bool(i.get("keyword", False)))
+                for i in obj["inputs"]
+            ),
+            values=tuple(
+                Value(
+                    op=v["op"],
+                    operands=tuple(v["operands"]),
+                    attrs=tuple((k, _attr_value(a)) for k, a in v["attrs"]),
+                    dtype=v.get("dtype"),
+                    shape=None if v.get("shape") is None else tuple(v["shape"]),
+                    pytype=v.get("pytype"),
+                )
+                for v in obj["values"]
+            ),
+            output=_tree_from_obj(obj["output"]),
+        )
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise ValueError(f"malformed case: field {exc!s} is missing or has the wrong type") from exc
