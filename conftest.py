@@ -1,0 +1,123 @@
+"""pytest wiring only: options, Hypothesis profiles, backend parametrisation and
+skipping, the per-process worker, and collecting what every run found."""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, Phase, settings
+
+ROOT = Path(__file__).parent
+LATEST = ROOT / "reports" / "latest"
+#: The frontends the suite runs when no --backend is given; those not installed
+#: here (TensorRT without a GPU) are skipped with the reason.
+DEFAULT_BACKENDS = ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo",
+                    "trt-dynamo", "trt-torch-compile", "trt-exported-program", "trt-saved")
+
+_slow_is_fine = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
+settings.register_profile("dev", max_examples=25, deadline=None, suppress_health_check=_slow_is_fine)
+# Derandomised and database-free: every CI run draws the same cases, so CI is green
+# exactly when no new bug appeared.
+settings.register_profile("ci", max_examples=120, deadline=None, derandomize=True, database=None,
+                          suppress_health_check=_slow_is_fine, print_blob=True)
+settings.register_profile("nightly", max_examples=2000, deadline=None, suppress_health_check=_slow_is_fine,
+                          print_blob=True)
+settings.load_profile(os.environ.get("ROUNDTRIP_PROFILE", "dev"))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("roundtrip")
+    group.addoption("--backend", action="append", default=[], metavar="NAME|pkg.module:Class",
+                    help="backend to test (built-in name or a path to an adapter class); repeatable")
+    group.addoption("--tvm-target", default=None, help="TVM target for the tvm-* backends (default llvm)")
+    group.addoption("--case-timeout", type=float, default=180.0,
+                    help="seconds before a case is a hang (default 180)")
+    group.addoption("--no-isolation", action="store_true",
+                    help="run cases in the pytest process (faster; a segfault kills the session)")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "conformance: a property test of a frontend against eager PyTorch")
+    if config.getoption("--tvm-target"):
+        # Read by the TVM adapters, in this process and in the worker processes.
+        os.environ["ROUNDTRIP_TVM_TARGET"] = config.getoption("--tvm-target")
+    from suites.conformance import Recorder
+
+    config._roundtrip_recorder = Recorder()
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "backend_spec" in metafunc.fixturenames:
+        specs = metafunc.config.getoption("--backend") or list(DEFAULT_BACKENDS)
+        metafunc.parametrize("backend_spec", specs, ids=specs)
+
+
+@pytest.fixture
+def backend(backend_spec: str):
+    from suites.runner import load_backend
+
+    loaded = load_backend(backend_spec)
+    reason = loaded.unavailable_reason()
+    if reason:
+        pytest.skip(reason)
+    return loaded
+
+
+@pytest.fixture(scope="session")
+def worker(request: pytest.FixtureRequest):
+    from suites.worker import Worker
+
+    LATEST.mkdir(parents=True, exist_ok=True)
+    name = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    w = Worker(timeout=request.config.getoption("--case-timeout"), log_path=str(LATEST / f"worker-{name}.log"))
+    yield w
+    w.close()
+
+
+@pytest.fixture
+def run_case(request: pytest.FixtureRequest, backend_spec: str):
+    """Runs one case on the backend under test: in the worker, or in-process."""
+    if request.config.getoption("--no-isolation"):
+        from suites.runner import execute, load_backend
+
+        return lambda case, options: execute(load_backend(backend_spec), case, options)
+    w = request.getfixturevalue("worker")
+    return lambda case, options: w.run(backend_spec, case, options)
+
+
+@pytest.fixture
+def recorder(request: pytest.FixtureRequest):
+    return request.config._roundtrip_recorder
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    recorder = session.config._roundtrip_recorder
+    if hasattr(session.config, "workeroutput"):  # an xdist worker: hand over to the controller
+        session.config.workeroutput["roundtrip"] = json.dumps(recorder.to_dict())
+        return
+    if recorder.outcomes:
+        from reports.summary import write_latest
+
+        write_latest(recorder, LATEST)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:  # xdist controller: merge a worker's counts
+    data = getattr(node, "workeroutput", {}).get("roundtrip")
+    if data:
+        node.config._roundtrip_recorder.merge(json.loads(data))
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
+    recorder = config._roundtrip_recorder
+    if not recorder.outcomes:
+        return
+    from reports.summary import outcome_table
+
+    terminalreporter.section("roundtrip outcomes")
+    terminalreporter.write_line(outcome_table(recorder))
+    terminalreporter.write_line(f"reports: {LATEST.relative_to(ROOT)}/")

@@ -1,0 +1,99 @@
+"""What a run leaves in ``reports/latest/``: findings.json, summary.md, summary.html."""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import platform
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+__all__ = ["outcome_table", "versions", "write_latest"]
+
+OUTCOMES = ("pass", "unsupported", "crash", "hang", "mismatch")
+
+
+def versions() -> dict[str, str]:
+    found = {"python": platform.python_version(), "machine": f"{platform.machine()}, {os.cpu_count()} cpus"}
+    for dist in ("torch", "apache-tvm", "torch-tensorrt", "hypothesis"):
+        try:
+            found[dist] = version(dist)
+        except PackageNotFoundError:
+            pass
+    return found
+
+
+def _rows(recorder: Any) -> list[list[str]]:
+    backends = sorted({b for b, _ in recorder.outcomes})
+    rows = []
+    for b in backends:
+        counts = [recorder.outcomes.get((b, o), 0) for o in OUTCOMES]
+        known_bugs = sum(n for (kb, _, kind), n in recorder.known.items() if kb == b and kind == "bug")
+        new = sum(1 for e in recorder.new.values() if e["backend"] == b)
+        rows.append([b, *map(str, counts), str(known_bugs), str(new)])
+    return rows
+
+
+_HEADER = ["backend", *OUTCOMES, "known bugs", "new findings"]
+
+
+def outcome_table(recorder: Any) -> str:
+    rows = [_HEADER, *_rows(recorder)]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(_HEADER))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(r, widths)) for r in rows)
+
+
+def _markdown_table(header: list[str], rows: list[list[str]]) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def _feature_rows(recorder: Any, backend: str) -> list[list[str]]:
+    features = recorder.features.get(backend, {})
+    return [[f, *(str(features[f].get(o, 0)) for o in OUTCOMES)] for f in sorted(features)]
+
+
+def write_latest(recorder: Any, directory: Path) -> None:
+    """Write the run's findings and summaries (atomically, file by file)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    data = {"versions": versions(), **recorder.to_dict()}
+    known = [{"backend": b, "id": i, "kind": k, "count": n} for (b, i, k), n in sorted(recorder.known.items())]
+    findings = [{"kind": "new", "signature": s, **e} for s, e in recorder.new.items()] + \
+               [{"kind": f"known-{k['kind']}", **k} for k in known]
+    _write(directory / "findings.json", json.dumps({**data, "findings": findings}, indent=1))
+
+    md = ["# Roundtrip run", "", "Versions: " + ", ".join(f"{k} {v}" for k, v in versions().items()), "",
+          "## Outcomes per backend", "", _markdown_table(_HEADER, _rows(recorder)), ""]
+    if recorder.new:
+        md += ["## New findings", ""] + [f"- **{e['backend']}** {e['outcome']}: {e['headline']}  \n"
+                                         f"  replay: `{e['replay']}`" for e in recorder.new.values()] + [""]
+    if known:
+        md += ["## Known (table rows hit)", "", _markdown_table(
+            ["backend", "row", "kind", "examples"], [[k["backend"], k["id"], k["kind"], str(k["count"])] for k in known]), ""]
+    for b in sorted(recorder.features):
+        md += [f"## {b}: outcomes by feature", "", _markdown_table(["feature", *OUTCOMES], _feature_rows(recorder, b)), ""]
+    if recorder.deviations:
+        md += ["## Documented structure changes", ""] + [f"- {b}: {d} ({n}x)" for (b, d), n in
+                                                          sorted(recorder.deviations.items())] + [""]
+    _write(directory / "summary.md", "\n".join(md))
+
+    def table(header: list[str], rows: list[list[str]]) -> str:
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows)
+        return f"<table border=1 cellpadding=3><tr>{head}</tr>{body}</table>"
+
+    parts = ["<!doctype html><meta charset=utf-8><title>Roundtrip run</title><h1>Roundtrip run</h1>",
+             f"<p>{html.escape(', '.join(f'{k} {v}' for k, v in versions().items()))}</p>",
+             "<h2>Outcomes per backend</h2>", table(_HEADER, _rows(recorder))]
+    for b in sorted(recorder.features):
+        parts += [f"<h2>{html.escape(b)}: outcomes by feature</h2>", table(["feature", *OUTCOMES], _feature_rows(recorder, b))]
+    _write(directory / "summary.html", "\n".join(parts))
+
+
+def _write(path: Path, text: str) -> None:
+    tmp = path.with_suffix(path.suffix + f".tmp{os.getpid()}")
+    tmp.write_text(text)
+    os.replace(tmp, path)

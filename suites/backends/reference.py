@@ -1,0 +1,35 @@
+"""The harness's own sanity checks: eager PyTorch and the ``torch.export`` round trip."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .base import Backend, CompileContext, Contract
+
+__all__ = ["Eager", "ExportRoundTrip"]
+
+
+class ExportRoundTrip(Backend):
+    """``torch.export`` then ``ExportedProgram.module()``: must reproduce eager exactly."""
+
+    name = "reference"
+    contract = Contract.EXACT
+
+    def compile(self, ctx: CompileContext) -> Any:
+        return ctx.exported().module()
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        return compiled(*ctx.args, **ctx.kwargs)
+
+
+class Eager(Backend):
+    """The model itself, uncompiled: the identity backend that self-tests distort."""
+
+    name = "eager"
+    contract = Contract.EXACT
+
+    def compile(self, ctx: CompileContext) -> Any:
+        return ctx.model
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        return compiled(*ctx.args, **ctx.kwargs)

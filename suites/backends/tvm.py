@@ -1,0 +1,184 @@
+"""Apache TVM's PyTorch frontends (``tvm.relax.frontend.torch``).
+
+- ``tvm-ep``: ``from_exported_program`` -> ``relax.build`` -> ``relax.VirtualMachine``.
+  Returns a flat tuple of leaves; we re-assemble it with the export's ``out_spec``.
+- ``tvm-fx``: ``from_fx`` on ``torch.fx.symbolic_trace``. Keeps the nesting, but
+  every container comes back as a TVM Array.
+- ``tvm-dynamo``: ``torch.compile(backend=relax_dynamo())``. Dynamo keeps the pytree.
+
+The target comes from ``ROUNDTRIP_TVM_TARGET`` (``llvm`` by default, ``cuda`` on the
+GPU job; set by ``pytest --tvm-target``). Tensors cross over through DLPack.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import torch
+from hypothesis import strategies as st
+from torch.utils import _pytree as pytree
+
+from .base import Backend, CompileContext, Contract
+
+__all__ = ["TvmDynamo", "TvmExportedProgram", "TvmFx", "tvm_target"]
+
+
+def tvm_target() -> str:
+    return os.environ.get("ROUNDTRIP_TVM_TARGET", "llvm")
+
+
+def _torch_device() -> torch.device:
+    return torch.device("cuda" if tvm_target().startswith("cuda") else "cpu")
+
+
+class _TvmBackend(Backend):
+    requires = ("tvm",)
+    distribution = "apache-tvm"
+
+    def unavailable_reason(self) -> str | None:
+        reason = super().unavailable_reason()
+        if reason is None and _torch_device().type == "cuda" and not torch.cuda.is_available():
+            reason = f"{self.name}: target {tvm_target()!r} needs a CUDA GPU, and torch sees none"
+        return reason
+
+    def _device(self) -> Any:
+        import tvm
+
+        return tvm.cuda(0) if _torch_device().type == "cuda" else tvm.cpu(0)
+
+    def _build(self, ctx: CompileContext, mod: Any) -> Any:
+        import tvm
+        from tvm import relax
+
+        with ctx.stage("build"):
+            executable = relax.build(mod, target=tvm.target.Target(tvm_target()))
+            return relax.VirtualMachine(executable, self._device())
+
+    def _to_tvm(self, value: Any) -> Any:
+        import tvm
+
+        return tvm.runtime.from_dlpack(value.detach().to(_torch_device()).contiguous())
+
+    def _to_torch(self, value: Any) -> Any:
+        """TVM objects to torch: Tensor via DLPack (copied: the VM owns the memory),
+        Arrays to tuples, and everything else as it came."""
+        import tvm
+        import tvm_ffi
+
+        if isinstance(value, tvm.runtime.Tensor):
+            return torch.from_dlpack(value).clone().cpu()
+        if isinstance(value, (tvm_ffi.Array, tuple, list)):
+            return tuple(self._to_torch(v) for v in value)
+        return value
+
+    def _importer_options(self) -> st.SearchStrategy[dict[str, Any]]:
+        # Each shrinks to False, the importer's default.
+        return st.fixed_dictionaries(
+            {},
+            optional={
+                "keep_params_as_input": st.booleans(),
+                "unwrap_unit_return_tuple": st.booleans(),
+                "no_bind_return_tuple": st.booleans(),
+            },
+        )
+
+    def _params(self, ctx: CompileContext, mod: Any) -> tuple[Any, list[Any]]:
+        """With ``keep_params_as_input`` the weights become trailing inputs of main."""
+        if not ctx.options.get("keep_params_as_input"):
+            return mod, []
+        from tvm import relax
+
+        mod, params = relax.frontend.detach_params(mod)
+        return mod, list(params.get("main", []))
+
+
+def _flat_inputs(ctx: CompileContext, in_spec: Any) -> list[Any]:
+    from torch.fx._pytree import tree_flatten_spec
+
+    return list(tree_flatten_spec((ctx.args, ctx.kwargs), in_spec))
+
+
+class TvmExportedProgram(_TvmBackend):
+    name = "tvm-ep"
+    contract = Contract.FLAT
+
+    def option_strategy(self) -> st.SearchStrategy[dict[str, Any]]:
+        return self._importer_options().flatmap(
+            lambda opts: st.fixed_dictionaries({}, optional={"run_ep_decomposition": st.just(False)}).map(
+                lambda more: {**opts, **more}
+            )
+        )
+
+    def compile(self, ctx: CompileContext) -> Any:
+        from tvm.relax.frontend.torch import from_exported_program
+
+        exported = ctx.exported()
+        with ctx.stage("import"):
+            mod = from_exported_program(exported, **ctx.options)
+            mod, params = self._params(ctx, mod)
+        return self._build(ctx, mod), params, exported.call_spec
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        vm, params, call_spec = compiled
+        inputs = [self._to_tvm(t) for t in _flat_inputs(ctx, call_spec.in_spec)]
+        raw = self._to_torch(vm["main"](*inputs, *params))
+        leaves = list(raw) if isinstance(raw, tuple) else [raw]
+        if len(leaves) != call_spec.out_spec.num_leaves:
+            ctx.notes.append(
+                f"returned {len(leaves)} leaves, the export's out_spec has {call_spec.out_spec.num_leaves}"
+            )
+            return raw
+        ctx.notes.append("flat tuple of leaves re-assembled with out_spec")
+        return pytree.tree_unflatten(leaves, call_spec.out_spec)
+
+
+class TvmFx(_TvmBackend):
+    name = "tvm-fx"
+    contract = Contract.NESTING
+
+    def option_strategy(self) -> st.SearchStrategy[dict[str, Any]]:
+        return self._importer_options()
+
+    def compile(self, ctx: CompileContext) -> Any:
+        from tvm.relax.frontend.torch import from_fx
+
+        with ctx.stage("trace"):
+            graph_module = torch.fx.symbolic_trace(ctx.model)
+        placeholders = [n.target for n in graph_module.graph.nodes if n.op == "placeholder"]
+        inputs = self._placeholder_inputs(ctx, placeholders)
+        input_info = [(tuple(t.shape), str(t.dtype).removeprefix("torch.")) for t in inputs]
+        with ctx.stage("import"):
+            mod = from_fx(graph_module, input_info, **ctx.options)
+            mod, params = self._params(ctx, mod)
+        return self._build(ctx, mod), params, placeholders
+
+    @staticmethod
+    def _placeholder_inputs(ctx: CompileContext, placeholders: list[str]) -> list[torch.Tensor]:
+        # fx names placeholders after the forward's parameters: positional first.
+        return [ctx.args[i] if i < len(ctx.args) else ctx.kwargs[name] for i, name in enumerate(placeholders)]
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        vm, params, placeholders = compiled
+        inputs = [self._to_tvm(t) for t in self._placeholder_inputs(ctx, placeholders)]
+        return self._to_torch(vm["main"](*inputs, *params))
+
+
+class TvmDynamo(_TvmBackend):
+    name = "tvm-dynamo"
+    contract = Contract.EXACT
+
+    def compile(self, ctx: CompileContext) -> Any:
+        from tvm.relax.frontend.torch import relax_dynamo
+
+        torch._dynamo.reset()  # no cache or recompile limit carried over between cases
+        model = ctx.model.to(_torch_device())
+        return torch.compile(model, backend=relax_dynamo(), fullgraph=False)
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        device = _torch_device()
+        args = pytree.tree_map(lambda t: t.to(device), ctx.args)
+        kwargs = pytree.tree_map(lambda t: t.to(device), ctx.kwargs)
+        # torch.compile compiles lazily, on the first call.
+        with ctx.stage("compile-on-call"):
+            return compiled(*args, **kwargs)

@@ -1,0 +1,159 @@
+"""The property every backend must satisfy, shared by the suite and its self-tests.
+
+For every drawn case and drawn frontend options: the backend returns what eager
+PyTorch returns, or fails in a way already on file (``suites.known``). Anything else
+fails the property, and Hypothesis shrinks it to a minimal case.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import strategies as gen
+from strategies import Case, case_to_json
+
+from .backends.base import Backend
+from .known import Known, match
+from .runner import Verdict
+
+__all__ = ["ConformanceFailure", "Recorder", "conformance_property", "replay_command"]
+
+RunCase = Callable[[Case, dict[str, Any]], Verdict]
+
+
+def replay_command(backend_spec: str, case: Case, options: dict[str, Any]) -> str:
+    return (
+        f"python -m suites.replay --backend {shlex.quote(backend_spec)} "
+        f"--options {shlex.quote(json.dumps(options, sort_keys=True))} --case {shlex.quote(case_to_json(case))}"
+    )
+
+
+class ConformanceFailure(AssertionError):
+    """A new finding: carries the (shrunk, when Hypothesis re-raises it) case."""
+
+    def __init__(self, backend: Backend, backend_spec: str, case: Case, options: dict[str, Any], verdict: Verdict):
+        self.backend_spec = backend_spec
+        self.case = case
+        self.options = options
+        self.verdict = verdict
+        lines = [
+            f"{backend.name} ({backend.version()}): new {verdict.outcome} at stage {verdict.stage!r}",
+            f"  {verdict.headline()}",
+        ]
+        lines += [f"  also {d['path'] or '<output>'}: {d['kind']}" for d in verdict.differences[1:4]]
+        if verdict.notes:
+            lines.append(f"  notes: {'; '.join(verdict.notes)}")
+        lines += [
+            f"  ops: {', '.join(case.ops())}; options: {json.dumps(options, sort_keys=True)}",
+            f"  signature: {verdict.signature()}",
+            f"  replay: {replay_command(backend_spec, case, options)}",
+        ]
+        if verdict.traceback:
+            lines += ["  backend traceback (last lines):", *("    " + t for t in verdict.traceback.splitlines()[-8:])]
+        super().__init__("\n".join(lines))
+
+
+@dataclass
+class Recorder:
+    """Counts outcomes per backend, and known and new findings by signature."""
+
+    outcomes: Counter = field(default_factory=Counter)
+    known: Counter = field(default_factory=Counter)
+    new: dict[str, dict[str, Any]] = field(default_factory=dict)
+    deviations: Counter = field(default_factory=Counter)
+    #: backend -> feature -> outcome -> count (features: container kinds, dtypes, special leaves)
+    features: dict[str, dict[str, Counter]] = field(default_factory=dict)
+
+    def record(self, case: Case, verdict: Verdict, known: Known | None) -> None:
+        self.outcomes[(verdict.backend, verdict.outcome)] += 1
+        if known is not None:
+            self.known[(verdict.backend, known.id, known.kind)] += 1
+        for note in verdict.notes:
+            self.deviations[(verdict.backend, note)] += 1
+        per_backend = self.features.setdefault(verdict.backend, {})
+        for feature in case_features(case):
+            per_backend.setdefault(feature, Counter())[verdict.outcome] += 1
+
+    def record_new(self, failure: ConformanceFailure) -> None:
+        entry = self.new.setdefault(failure.verdict.signature(), {
+            "backend": failure.verdict.backend, "outcome": failure.verdict.outcome,
+            "headline": failure.verdict.headline(), "case": case_to_json(failure.case),
+            "options": failure.options, "replay": replay_command(failure.backend_spec, failure.case, failure.options),
+            "count": 0,
+        })
+        entry["count"] += 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "outcomes": [[b, o, n] for (b, o), n in sorted(self.outcomes.items())],
+            "known": [[b, i, k, n] for (b, i, k), n in sorted(self.known.items())],
+            "new": self.new,
+            "deviations": [[b, d, n] for (b, d), n in sorted(self.deviations.items())],
+            "features": {b: {f: dict(c) for f, c in fs.items()} for b, fs in self.features.items()},
+        }
+
+    def merge(self, data: dict[str, Any]) -> None:
+        for b, o, n in data["outcomes"]:
+            self.outcomes[(b, o)] += n
+        for b, i, k, n in data["known"]:
+            self.known[(b, i, k)] += n
+        for sig, entry in data["new"].items():
+            self.new.setdefault(sig, {**entry, "count": 0})["count"] += entry["count"]
+        for b, d, n in data["deviations"]:
+            self.deviations[(b, d)] += n
+        for b, fs in data["features"].items():
+            for f, c in fs.items():
+                self.features.setdefault(b, {}).setdefault(f, Counter()).update(c)
+
+
+def case_features(case: Case) -> set[str]:
+    """The feature families a case exercises, for the backend x feature matrix."""
+    features = {f"container:{c.kind}" for c in case.containers()}
+    refs = case.refs()
+    for value in case.returned_values():
+        if value.dtype:
+            features.add(f"dtype:{value.dtype}")
+            if value.shape == ():
+                features.add("leaf:0-d tensor")
+            if value.shape and 0 in value.shape:
+                features.add("leaf:0-size tensor")
+        else:
+            features.add(f"leaf:python {value.pytype}")
+        if value.op in ("input", "view", "parameter", "buffer"):
+            features.add(f"leaf:{value.op} returned")
+    if len(refs) != len(set(refs)):
+        features.add("leaf:same value twice")
+    if any(not c.items for c in case.containers()):
+        features.add("leaf:empty container")
+    if not case.containers():
+        features.add("container:none (bare leaf)")
+    return features
+
+
+def conformance_property(
+    backend: Backend,
+    backend_spec: str,
+    run_case: RunCase,
+    recorder: Recorder,
+    case_strategy: st.SearchStrategy[Case] | None = None,
+) -> Callable[[], None]:
+    """The Hypothesis test for one backend; settings come from the active profile."""
+
+    @given(case=case_strategy if case_strategy is not None else gen.cases(), options=backend.option_strategy())
+    def check(case: Case, options: dict[str, Any]) -> None:
+        verdict = run_case(case, options)
+        known = match(verdict)
+        if known is not None and known.kind == "unsupported":
+            verdict.outcome = "unsupported"
+        recorder.record(case, verdict, known)
+        if verdict.outcome not in ("pass", "unsupported") and known is None:
+            raise ConformanceFailure(backend, backend_spec, case, options, verdict)
+
+    return check

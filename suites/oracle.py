@@ -1,0 +1,154 @@
+"""The oracle: eager output vs backend output, leaf by leaf, under a structure contract.
+
+Each difference names the leaf path (in ``torch.utils._pytree.keystr`` notation), what
+was expected and what came back. Values are compared with ``torch.testing.assert_close``
+at dtype-aware tolerances; integers and bools exactly; NaN equals NaN.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import torch
+
+from .backends.base import Contract
+
+__all__ = ["TOLERANCES", "Difference", "compare", "describe"]
+
+#: (rtol, atol) per float dtype. Low precision gets room for a different (but valid)
+#: accumulation order, e.g. a frontend summing float16 in float16 rather than float32.
+TOLERANCES = {
+    torch.float16: (1e-2, 1e-2),
+    torch.bfloat16: (3e-2, 3e-2),
+    torch.float32: (1e-4, 1e-5),
+    torch.float64: (1e-7, 1e-7),
+    torch.complex64: (1e-4, 1e-5),
+}
+
+
+@dataclass(frozen=True)
+class Difference:
+    path: str
+    #: container_type | keys | arity | leaf_type | dtype | shape | values
+    kind: str
+    expected: str
+    actual: str
+    detail: str = ""
+
+    def __str__(self) -> str:
+        where = self.path or "<output>"
+        text = f"{where}: {self.kind} differs: expected {self.expected}, got {self.actual}"
+        return f"{text} ({self.detail})" if self.detail else text
+
+    def to_dict(self) -> dict[str, str]:
+        return asdict(self)
+
+
+def describe(obj: Any) -> str:
+    """A short description of a (possibly nested) output, for messages."""
+    if isinstance(obj, torch.Tensor):
+        return f"Tensor({str(obj.dtype).removeprefix('torch.')}, {tuple(obj.shape)})"
+    if obj is None or isinstance(obj, (bool, int, float, complex)):
+        return f"{type(obj).__name__} {obj!r}"
+    if isinstance(obj, dict):
+        inner = ", ".join(f"{k!r}: {describe(v)}" for k, v in obj.items())
+        return f"{type(obj).__name__}({{{inner}}})"
+    if isinstance(obj, (tuple, list)):
+        inner = ", ".join(describe(v) for v in obj)
+        return f"{type(obj).__name__}({inner})"
+    return type(obj).__name__
+
+
+def _is_namedtuple(obj: Any) -> bool:
+    return isinstance(obj, tuple) and hasattr(obj, "_fields")
+
+
+def _children(obj: Any) -> list[tuple[str, Any]] | None:
+    """(path step, child) pairs of a container, or None for a leaf."""
+    if isinstance(obj, dict):
+        return [(f"[{k!r}]", v) for k, v in obj.items()]
+    if _is_namedtuple(obj):
+        return [(f".{f}", v) for f, v in zip(obj._fields, obj)]
+    if isinstance(obj, (tuple, list)):
+        return [(f"[{i}]", v) for i, v in enumerate(obj)]
+    return None
+
+
+def _compare_tensors(path: str, expected: torch.Tensor, actual: torch.Tensor) -> Difference | None:
+    if actual.dtype != expected.dtype:
+        return Difference(path, "dtype", str(expected.dtype), str(actual.dtype))
+    if actual.shape != expected.shape:
+        return Difference(path, "shape", str(tuple(expected.shape)), str(tuple(actual.shape)))
+    actual = actual.detach().cpu()
+    expected = expected.detach()
+    if not (expected.dtype.is_floating_point or expected.dtype.is_complex):
+        if torch.equal(actual, expected):
+            return None
+        where = (actual != expected).nonzero()[0].tolist()
+        return Difference(path, "values", "identical integer/bool values", "different values",
+                          f"first difference at index {where}: expected {expected[tuple(where)].item()}, "
+                          f"got {actual[tuple(where)].item()}")
+    rtol, atol = TOLERANCES.get(expected.dtype, (1e-5, 1e-8))
+    try:
+        torch.testing.assert_close(actual, expected, rtol=rtol, atol=atol, equal_nan=True)
+    except AssertionError as exc:
+        lines = [line.strip() for line in str(exc).splitlines() if "difference" in line or "Mismatched" in line]
+        return Difference(path, "values", f"values within rtol={rtol}, atol={atol}", "values outside",
+                          "; ".join(lines))
+    return None
+
+
+def compare(expected: Any, actual: Any, *, contract: Contract = Contract.EXACT, path: str = "") -> list[Difference]:
+    """Every difference between the eager output and a backend's, outermost first.
+
+    Under ``Contract.NESTING`` a container may come back as any sequence of its
+    children in order; ``EXACT`` and ``FLAT`` (already re-assembled) compare exactly.
+    """
+    expected_children = _children(expected)
+    if expected_children is None:
+        return _compare_leaf(path, expected, actual)
+
+    actual_children = _children(actual)
+    if actual_children is None:
+        return [Difference(path, "container_type", describe(expected), describe(actual))]
+    if contract is Contract.NESTING:
+        if not isinstance(actual, (tuple, list)):
+            return [Difference(path, "container_type", "a sequence (nesting contract)", type(actual).__name__)]
+        if len(actual) != len(expected_children):
+            return [Difference(path, "arity", str(len(expected_children)), str(len(actual)), describe(actual))]
+        actual_children = [(step, child) for (step, _), child in zip(expected_children, actual)]
+        found: list[Difference] = []
+    else:
+        found = []
+        if type(actual) is not type(expected):
+            found.append(Difference(path, "container_type", type(expected).__name__, type(actual).__name__))
+        if isinstance(expected, dict):
+            if not isinstance(actual, dict) or list(actual.keys()) != list(expected.keys()):
+                keys = list(actual.keys()) if isinstance(actual, dict) else f"{len(actual)} items"
+                found.append(Difference(path, "keys", str(list(expected.keys())), str(keys)))
+                return found
+        if len(actual_children) != len(expected_children):
+            found.append(Difference(path, "arity", str(len(expected_children)), str(len(actual_children)),
+                                    describe(actual)))
+            return found
+        if _is_namedtuple(expected) and _is_namedtuple(actual) and actual._fields != expected._fields:
+            found.append(Difference(path, "keys", str(expected._fields), str(actual._fields)))
+            return found
+    for (step, e), (_, a) in zip(expected_children, actual_children):
+        found.extend(compare(e, a, contract=contract, path=path + step))
+    return found
+
+
+def _compare_leaf(path: str, expected: Any, actual: Any) -> list[Difference]:
+    if isinstance(expected, torch.Tensor):
+        if not isinstance(actual, torch.Tensor):
+            return [Difference(path, "leaf_type", describe(expected), describe(actual))]
+        difference = _compare_tensors(path, expected, actual)
+        return [difference] if difference else []
+    # None and Python scalars: same type and same value (an int is not a 0-d tensor).
+    if type(actual) is not type(expected):
+        return [Difference(path, "leaf_type", describe(expected), describe(actual))]
+    if actual != expected:
+        return [Difference(path, "values", repr(expected), repr(actual))]
+    return []

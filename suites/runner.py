@@ -1,0 +1,158 @@
+"""Run one case through one backend and return exactly one outcome.
+
+``execute`` is the whole pipeline, in-process: materialize, eager reference, compile
+(stage by stage), run, judge. ``suites.worker`` runs it in a separate process so that
+a segfault becomes a ``crash`` and an endless compile a ``hang``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+import time
+import traceback
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import torch
+from torch.utils import _pytree as pytree
+
+from strategies import Case, materialize
+
+from .backends.base import Backend, CompileContext, Contract, HarnessError
+from .oracle import compare
+
+__all__ = ["OUTCOMES", "Verdict", "execute", "load_backend", "BUILTIN_BACKENDS"]
+
+OUTCOMES = ("pass", "unsupported", "crash", "hang", "mismatch")
+
+#: Built-in backend names and where their adapters live.
+BUILTIN_BACKENDS = {
+    "reference": "suites.backends.reference:ExportRoundTrip",
+    "eager": "suites.backends.reference:Eager",
+    "tvm-ep": "suites.backends.tvm:TvmExportedProgram",
+    "tvm-fx": "suites.backends.tvm:TvmFx",
+    "tvm-dynamo": "suites.backends.tvm:TvmDynamo",
+    "trt-dynamo": "suites.backends.tensorrt:TrtDynamo",
+    "trt-torch-compile": "suites.backends.tensorrt:TrtTorchCompile",
+    "trt-exported-program": "suites.backends.tensorrt:TrtExportedProgram",
+    "trt-saved": "suites.backends.tensorrt:TrtSaveLoad",
+}
+
+_loaded: dict[str, Backend] = {}
+
+
+def load_backend(spec: str) -> Backend:
+    """A built-in name (``tvm-ep``) or ``package.module:ClassName``; instances are cached."""
+    if spec not in _loaded:
+        target = BUILTIN_BACKENDS.get(spec, spec)
+        if ":" not in target:
+            raise HarnessError(
+                f"--backend {spec!r}: not a built-in name ({', '.join(BUILTIN_BACKENDS)}) "
+                "nor a 'package.module:ClassName' path"
+            )
+        module_name, _, class_name = target.partition(":")
+        try:
+            cls = getattr(importlib.import_module(module_name), class_name)
+        except (ImportError, AttributeError) as exc:
+            raise HarnessError(f"--backend {spec!r}: cannot load {target}: {exc}") from exc
+        backend = cls()
+        if not isinstance(backend, Backend):
+            raise HarnessError(f"--backend {spec!r}: {target} is not a suites.backends.base.Backend")
+        _loaded[spec] = backend
+    return _loaded[spec]
+
+
+@dataclass
+class Verdict:
+    """What happened to one case on one backend."""
+
+    backend: str
+    outcome: str
+    stage: str = ""
+    error_type: str = ""
+    message: str = ""
+    traceback: str = ""
+    differences: list[dict[str, str]] = field(default_factory=list)
+    #: Documented structure changes seen on the way (e.g. a flat tuple re-assembled).
+    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Verdict:
+        return cls(**data)
+
+    def headline(self) -> str:
+        if self.outcome == "mismatch" and self.differences:
+            d = self.differences[0]
+            where = d["path"] or "<output>"
+            return f"{where}: {d['kind']} expected {d['expected']}, got {d['actual']}"
+        return f"{self.error_type}: {self.message.splitlines()[0] if self.message else ''}".strip()
+
+    def error_pattern(self) -> str:
+        """The error message with numbers, shapes and names of generated things masked,
+        so that many examples of one bug share one signature."""
+        first = self.message.splitlines()[0] if self.message else ""
+        first = re.sub(r"0x[0-9a-f]+", "ADDR", first)
+        first = re.sub(r"\b(v|x|s)\d+\b", "NAME", first)
+        first = re.sub(r"\d+", "N", first)
+        return f"{self.error_type}: {first[:160]}"
+
+    def signature(self) -> str:
+        """backend/stage/outcome/what: one string per distinct bug."""
+        if self.outcome == "mismatch":
+            d = self.differences[0] if self.differences else {"kind": "?", "expected": "", "actual": ""}
+            what = f"{d['kind']}: {d['expected']} -> {d['actual']}" if d["kind"] in ("dtype", "leaf_type",
+                                                                                     "container_type") else d["kind"]
+            what = re.sub(r"\(.*\)", "", what)
+        else:
+            what = self.error_pattern()
+        return f"{self.backend}/{self.stage}/{self.outcome}/{what}"
+
+
+def _clone(tree: Any) -> Any:
+    return pytree.tree_map(lambda t: t.clone() if isinstance(t, torch.Tensor) else t, tree)
+
+
+def execute(backend: Backend, case: Case, options: dict[str, Any]) -> Verdict:
+    """The whole pipeline for one case, in this process."""
+    start = time.perf_counter()
+    try:
+        model, args, kwargs = materialize(case)
+        with torch.no_grad():
+            expected = model(*_clone(args), **_clone(kwargs))
+    except Exception as exc:  # the generator promised a well-defined eager result
+        raise HarnessError(f"eager PyTorch failed on a generated case: {exc!r}") from exc
+
+    ctx = CompileContext(model, _clone(args), _clone(kwargs), dict(options))
+    verdict = Verdict(backend=backend.name, outcome="pass")
+    try:
+        with ctx.stage("compile"):
+            compiled = backend.compile(ctx)
+        with ctx.stage("run"), torch.no_grad():
+            actual = backend.run(compiled, ctx)
+    except HarnessError:
+        raise
+    except Exception as exc:
+        verdict.outcome = "crash"  # may become "unsupported" when the table says so
+        verdict.stage = ctx.current_stage
+        verdict.error_type = type(exc).__name__
+        verdict.message = str(exc)[:4000]
+        verdict.traceback = traceback.format_exc()[-8000:]
+    else:
+        verdict.stage = "judge"
+        differences = compare(expected, actual, contract=backend.contract)
+        if differences:
+            verdict.outcome = "mismatch"
+            verdict.differences = [d.to_dict() for d in differences]
+        elif backend.contract is Contract.NESTING:
+            # Within the contract, but the user still sees other container types.
+            changed = compare(expected, actual, contract=Contract.EXACT)
+            if changed:
+                ctx.notes.append(f"structure changed (nesting contract): {changed[0]}")
+    verdict.notes = ctx.notes
+    verdict.seconds = time.perf_counter() - start
+    return verdict

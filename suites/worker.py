@@ -1,0 +1,122 @@
+"""A persistent worker process per pytest process: a crash or hang inside a frontend
+becomes a finding, not a dead test session.
+
+The worker imports torch and the frontends once and then runs case after case. When
+it dies (segfault, abort, ``os._exit``) the case is a ``crash`` with the signal; when
+it does not answer within the time limit it is killed and the case is a ``hang``.
+Either way a fresh worker starts for the next case.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import traceback
+from multiprocessing.connection import Connection
+from typing import Any
+
+from strategies import Case, case_from_json, case_to_json
+
+from .backends.base import HarnessError
+from .runner import Verdict
+
+__all__ = ["Worker"]
+
+
+def _quiet(log_path: str | None) -> None:
+    """Send the frontends' C++ chatter to a log file instead of the test output."""
+    if log_path is None:
+        return
+    fd = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+
+
+def _serve(conn: Connection, log_path: str | None) -> None:
+    import logging
+    import warnings
+
+    _quiet(log_path)
+    warnings.simplefilter("ignore")
+    logging.disable(logging.WARNING)
+    from .runner import execute, load_backend
+
+    while True:
+        request = conn.recv()
+        if request is None:
+            return
+        backend_spec, case_json, options = request
+        try:
+            verdict = execute(load_backend(backend_spec), case_from_json(case_json), options)
+            conn.send(("verdict", verdict.to_dict()))
+        except BaseException as exc:  # a harness bug: reported as such, never as a finding
+            conn.send(("harness-error", f"{exc!r}\n{traceback.format_exc()}"))
+
+
+class Worker:
+    """Runs cases in a child process; restarts it after a crash or hang."""
+
+    def __init__(self, *, timeout: float = 120.0, log_path: str | None = None) -> None:
+        self.timeout = timeout
+        self.log_path = log_path
+        self._process: multiprocessing.process.BaseProcess | None = None
+        self._conn: Connection | None = None
+        self.restarts = 0
+
+    def _start(self) -> None:
+        context = multiprocessing.get_context("spawn")
+        parent, child = context.Pipe()
+        self._process = context.Process(target=_serve, args=(child, self.log_path), daemon=True)
+        self._process.start()
+        child.close()
+        self._conn = parent
+
+    def _stop(self, *, kill: bool) -> None:
+        if self._process is None:
+            return
+        if kill:
+            self._process.kill()
+        else:
+            try:
+                self._conn.send(None)
+            except (BrokenPipeError, OSError):
+                pass
+        self._process.join(timeout=10)
+        if self._process.is_alive():
+            self._process.kill()
+            self._process.join()
+        self._conn.close()
+        self._process = self._conn = None
+
+    def close(self) -> None:
+        self._stop(kill=False)
+
+    def run(self, backend_spec: str, case: Case, options: dict[str, Any], *, timeout: float | None = None) -> Verdict:
+        if self._process is None:
+            self._start()
+        assert self._conn is not None and self._process is not None
+        limit = self.timeout if timeout is None else timeout
+        self._conn.send((backend_spec, case_to_json(case), options))
+        try:
+            answered = self._conn.poll(limit)
+            message = self._conn.recv() if answered else None
+        except (EOFError, ConnectionResetError):
+            answered, message = True, None
+        if not answered:
+            self._stop(kill=True)
+            self.restarts += 1
+            return Verdict(backend=backend_spec, outcome="hang", stage="compile-or-run",
+                           error_type="Timeout", message=f"no answer within {limit:.0f} s")
+        if message is None:  # the worker died mid-case
+            self._process.join(timeout=10)
+            code = self._process.exitcode
+            self._stop(kill=True)
+            self.restarts += 1
+            how = f"signal {signal.Signals(-code).name}" if code is not None and code < 0 else f"exit code {code}"
+            return Verdict(backend=backend_spec, outcome="crash", stage="compile-or-run",
+                           error_type="WorkerDied", message=f"the worker process died: {how}")
+        kind, payload = message
+        if kind == "harness-error":
+            raise HarnessError(f"the harness failed inside the worker: {payload}")
+        return Verdict.from_dict(payload)
