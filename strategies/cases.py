@@ -55,7 +55,7 @@ def shapes(*, max_rank: int = 4, max_side: int = 3, allow_empty: bool = True) ->
     if allow_empty:
         # About one dim in 16 is 0-size: common enough to find 0-size bugs, rare enough
         # that they do not drown everything else. Shrinks to 1, not 0.
-        side = st.integers(0, 15).map(lambda v: 0 if v == 15 else 1 + v % max_side)
+        side = st.integers(0, 15).map(lambda v: 0 if v == 15 else 1 + v * max_side // 15)
     return st.integers(0, max_rank).flatmap(lambda rank: st.tuples(*[side] * rank))
 
 
@@ -67,15 +67,12 @@ def input_specs(
     dtype_strategy = dtypes_ if dtypes_ is not None else dtypes()
     shape_strategy = shapes_ if shapes_ is not None else shapes()
 
-    @st.composite
-    def draw_inputs(draw: Callable) -> tuple[Input, ...]:
-        n = draw(st.integers(1, max_inputs))
-        return tuple(
-            Input(f"x{i}", draw(dtype_strategy), draw(shape_strategy), keyword=i > 0 and draw(st.booleans()))
-            for i in range(n)
-        )
+    # A list (not a drawn count and a loop): Hypothesis shrinks lists by deleting
+    # elements, so unused inputs go away.
+    def build(drawn: list[tuple[str, tuple[int, ...], bool]]) -> tuple[Input, ...]:
+        return tuple(Input(f"x{i}", dtype, shape, keyword=i > 0 and kw) for i, (dtype, shape, kw) in enumerate(drawn))
 
-    return draw_inputs()
+    return st.lists(st.tuples(dtype_strategy, shape_strategy, st.booleans()), min_size=1, max_size=max_inputs).map(build)
 
 
 def output_trees(
@@ -92,12 +89,17 @@ def output_trees(
         budget = [max_leaves]
 
         def node(depth_left: int) -> Tree:
-            # `not booleans()` shrinks to True: a leaf.
-            if depth_left == 0 or budget[0] <= 0 or not draw(st.booleans()):
+            # Real models mostly return containers: the root is one 7 times in 8, each
+            # level below less often. The draw shrinks to 0: a leaf.
+            level = max_depth - depth_left
+            if depth_left == 0 or budget[0] <= 0 or draw(st.integers(0, 7)) <= 2 * level:
                 budget[0] -= 1
                 return Ref(draw(st.integers(0, n_values - 1)))
             kind = draw(st.sampled_from(kinds))
-            size = draw(st.integers(0, max(0, min(max_size, budget[0]))))
+            # Empty containers are kept (a known bug class) but not let dominate; 0 is
+            # still where the size shrinks to.
+            room = max(0, min(max_size, budget[0]))
+            size = draw(st.integers(0, 4 * room).map(lambda n: (n + 3) // 4))  # monotone: shrinks well
             keys: tuple[str, ...] = ()
             if kind in KEYED_KINDS:
                 keys = tuple(draw(st.lists(st.sampled_from(_KEYS), min_size=size, max_size=size, unique=True)))
@@ -126,21 +128,22 @@ def _operand_choices(op_name: str, types: dict[str, TensorType]) -> list[tuple[s
 
 
 @st.composite
-def _values(draw: Callable, inputs: tuple[Input, ...], families: tuple[str, ...], max_values: int) -> tuple[Value, ...]:
+def _value(draw: Callable, types: dict[str, TensorType], offered: dict[str, list[tuple[str, ...]]]) -> Value:
+    op_name = draw(st.sampled_from(list(offered)))
+    operands = draw(st.sampled_from(offered[op_name]))
+    operand_types = tuple(types[n] for n in operands)
+    draw_attrs = OPS[op_name].draw_attrs
+    attrs = draw_attrs(draw, operand_types) if draw_attrs else {}
+    dtype, shape, pytype = infer(op_name, attrs, operand_types)
+    return Value(op_name, operands, tuple(sorted(attrs.items())), dtype, shape, pytype)
+
+
+def _values(inputs: tuple[Input, ...], families: tuple[str, ...], max_values: int) -> st.SearchStrategy:
     types = {i.name: TensorType(i.dtype, i.shape) for i in inputs}
     # An op is offered only when some operands satisfy its domain: valid by construction.
     offered = {name: choices for name in OPS if OPS[name].family in families
                and (choices := _operand_choices(name, types))}
-    values = []
-    for _ in range(draw(st.integers(1, max_values))):
-        op_name = draw(st.sampled_from(list(offered)))
-        operands = draw(st.sampled_from(offered[op_name]))
-        operand_types = tuple(types[n] for n in operands)
-        draw_attrs = OPS[op_name].draw_attrs
-        attrs = draw_attrs(draw, operand_types) if draw_attrs else {}
-        dtype, shape, pytype = infer(op_name, attrs, operand_types)
-        values.append(Value(op_name, operands, tuple(sorted(attrs.items())), dtype, shape, pytype))
-    return tuple(values)
+    return st.lists(_value(types, offered), min_size=1, max_size=max_values).map(tuple)
 
 
 def cases(

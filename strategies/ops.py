@@ -240,6 +240,18 @@ def _draw_conv(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     }
 
 
+def _mean_ok(t: TensorType) -> bool:
+    # The mean of zero elements is 0/0 = NaN: an empty tensor is reduced along a dim
+    # that has elements (the result is empty too), never over all of it.
+    return t.is_float and (t.numel > 0 or bool(_dims(t, nonempty=True)))
+
+
+def _draw_mean(draw: Callable, types: tuple[TensorType, ...]) -> dict:
+    nonempty = lambda t: _dims(t, nonempty=True)
+    dims = _draw_dim(nonempty) if types[0].numel == 0 else _draw_dim_or_all(nonempty)
+    return {**dims(draw, types), "to_float64": draw(st.booleans())}
+
+
 def _conv_ok(t: TensorType) -> bool:
     return t.is_float and t.rank in (3, 4) and min(t.shape) > 0
 
@@ -295,11 +307,10 @@ def _build() -> dict[str, Op]:
         # Reductions on float, int and bool inputs.
         Op("sum", "reduce", 1, _real, lambda o, a, s: f"{o[0]}.sum({_dim_args(a)})",
            _draw_dim_or_all(_dims)),
-        Op("mean", "reduce", 1, _float, lambda o, a, s: (
+        Op("mean", "reduce", 1, _mean_ok, lambda o, a, s: (
             f"{o[0]}.mean({_dim_args(a) or 'dim=None'}, dtype=torch.float64)" if a.get("to_float64")
             else f"{o[0]}.mean({_dim_args(a)})"),
-           lambda draw, t: {**_draw_dim_or_all(lambda t: _dims(t, nonempty=True))(draw, t),
-                            "to_float64": draw(st.booleans())}),
+           _draw_mean),
         # prod over one dim of at most 3 elements: exact in every dtype on the domain.
         Op("prod", "reduce", 1, lambda t: _real(t) and bool(_dims(t, max_size=3)),
            lambda o, a, s: f"{o[0]}.prod({_dim_args(a)})", _draw_dim(lambda t: _dims(t, max_size=3))),

@@ -38,10 +38,8 @@ def make_model():
     model = Model()
     generator = torch.Generator().manual_seed(SEED + 1)
     with torch.no_grad():
-        state = dict(model.named_parameters())
-        state.update(model.named_buffers())
-        for name in sorted(state):
-            state[name].copy_(random_tensor(state[name].shape, state[name].dtype, generator))
+        for _, tensor in [*model.named_parameters(), *model.named_buffers()]:
+            tensor.copy_(random_tensor(tensor.shape, tensor.dtype, generator))
     return model.eval()
 '''
 

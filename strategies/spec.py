@@ -139,6 +139,23 @@ class Case:
     def ops(self) -> list[str]:
         return sorted({v.op for v in self.returned_values()})
 
+    def pruned(self) -> Case:
+        """The same model without the values the output never returns, refs renumbered.
+
+        The shrinker cannot delete a value that a later ref points past; this can. The
+        model is the same program: unreferenced values are never rendered, and state
+        is filled in registration order, which renumbering keeps.
+        """
+        used = sorted(set(self.refs()))
+        new_index = {old: new for new, old in enumerate(used)}
+
+        def renumber(node: Tree) -> Tree:
+            if isinstance(node, Ref):
+                return Ref(new_index[node.index])
+            return Container(node.kind, tuple(renumber(c) for c in node.items), node.keys)
+
+        return Case(self.inputs, tuple(self.values[i] for i in used), renumber(self.output), self.seed)
+
     @property
     def exportable(self) -> bool:
         """Whether eager PyTorch's own ``torch.export`` accepts the output tree."""

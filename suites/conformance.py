@@ -40,6 +40,7 @@ class ConformanceFailure(AssertionError):
 
     def __init__(self, backend: Backend, backend_spec: str, case: Case, options: dict[str, Any], verdict: Verdict):
         self.backend_spec = backend_spec
+        case = case.pruned()
         self.case = case
         self.options = options
         self.verdict = verdict

@@ -1,0 +1,124 @@
+"""How the generator's cost compares with the frontend work it feeds.
+
+    python benchmarks/bench_generator.py [--n 200] [--seed-random]
+
+Draws ``--n`` cases at default settings and reports the median time to draw one
+(``data.draw(cases())`` alone, timed inside a ``@given`` test so Hypothesis's own
+per-example bookkeeping is left out), to materialize it (module and inputs), and to
+``torch.export.export`` it (exportable cases only), with the ratio
+(draw + materialize) / export. A ratio well below 1 means the generator is not the
+bottleneck of a conformance run; the frontends under test are slower than export.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import hypothesis  # noqa: E402
+import torch  # noqa: E402
+from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from strategies import Case, Input, Ref, Value, cases, materialize  # noqa: E402
+
+__all__ = ["main"]
+
+
+def draw_cases(n: int, *, derandomize: bool) -> tuple[list[Case], list[float]]:
+    strategy = cases()
+    drawn: list[Case] = []
+    seconds: list[float] = []
+
+    @settings(
+        max_examples=n,
+        deadline=None,
+        database=None,
+        derandomize=derandomize,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(st.data())
+    def draw(data: st.DataObject) -> None:
+        start = time.perf_counter()
+        case = data.draw(strategy)
+        seconds.append(time.perf_counter() - start)
+        drawn.append(case)
+
+    draw()
+    return drawn, seconds
+
+
+def _timed(fn: Any, *args: Any) -> tuple[Any, float]:
+    start = time.perf_counter()
+    result = fn(*args)
+    return result, time.perf_counter() - start
+
+
+def _warm_up() -> None:
+    # The first export imports and initialises dynamo and friends (seconds): a
+    # one-time cost of the process, not of a case.
+    model, args, kwargs = materialize(Case((Input("x0", "float32", ()),), (Value("input", ("x0",)),), Ref(0)))
+    torch.export.export(model, args, kwargs)
+
+
+def _ms(values: list[float], q: float) -> str:
+    if not values:
+        return "n/a"
+    ordered = sorted(values)
+    return f"{ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1e3:.2f}"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=200, help="cases to draw (default 200)")
+    parser.add_argument("--seed-random", action="store_true", help="random draws instead of derandomized ones")
+    options = parser.parse_args(argv)
+
+    _warm_up()
+    drawn, draw_s = draw_cases(options.n, derandomize=not options.seed_random)
+    materialize_s: list[float] = []
+    export_s: list[float] = []
+    export_failures = 0
+    for case in drawn:
+        (model, args, kwargs), seconds = _timed(materialize, case)
+        materialize_s.append(seconds)
+        if not case.exportable:
+            continue
+        try:
+            _, seconds = _timed(torch.export.export, model, args, kwargs)
+        except Exception:  # noqa: BLE001 - counted and reported, not a benchmark result
+            export_failures += 1
+            continue
+        export_s.append(seconds)
+
+    draw_median = statistics.median(draw_s)
+    materialize_median = statistics.median(materialize_s)
+    export_median = statistics.median(export_s) if export_s else float("nan")
+    print(f"machine: {platform.platform()}, {platform.machine()}, {os.cpu_count()} CPUs, "
+          f"torch threads {torch.get_num_threads()}")
+    print(f"versions: Python {platform.python_version()}, torch {torch.__version__}, "
+          f"hypothesis {hypothesis.__version__}")
+    print(f"cases: {len(drawn)} drawn at default settings ({'random' if options.seed_random else 'derandomized'}), "
+          f"{len(export_s)} exported, {len(drawn) - len(export_s) - export_failures} not exportable, "
+          f"{export_failures} export failures")
+    print()
+    print("| step | n | median (ms) | p90 (ms) |")
+    print("|---|---:|---:|---:|")
+    print(f"| draw (`data.draw(cases())`) | {len(draw_s)} | {draw_median * 1e3:.2f} | {_ms(draw_s, 0.9)} |")
+    print(f"| materialize | {len(materialize_s)} | {materialize_median * 1e3:.2f} | {_ms(materialize_s, 0.9)} |")
+    print(f"| `torch.export.export` | {len(export_s)} | {export_median * 1e3:.2f} | {_ms(export_s, 0.9)} |")
+    print(f"| ratio (draw + materialize) / export, of medians | | "
+          f"{(draw_median + materialize_median) / export_median:.3f} | |")
+
+
+if __name__ == "__main__":
+    main()

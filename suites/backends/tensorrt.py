@@ -1,0 +1,290 @@
+"""Torch-TensorRT's PyTorch frontends (written against torch-tensorrt 2.14.0).
+
+- ``trt-dynamo``: ``torch_tensorrt.compile(model, ir="dynamo", arg_inputs=..., kwarg_inputs=...)``.
+  Traces with ``torch.export`` and returns a partitioned ``fx.GraphModule`` whose
+  forward re-assembles the eager pytree from the export's ``out_spec``.
+- ``trt-torch-compile``: ``torch_tensorrt.compile(model, ir="torch_compile", ...)``, which
+  is ``torch.compile(backend=torch_tensorrt_backend, dynamic=False, options=...)``
+  (``_compile.py`` L457-470). Lazy: TensorRT builds the engines on the first call.
+- ``trt-exported-program``: ``torch_tensorrt.dynamo.compile`` on the case's own
+  ``torch.export`` program.
+- ``trt-saved``: as ``trt-dynamo``, then ``torch_tensorrt.save`` as an ExportedProgram
+  and ``torch.export.load``; the loaded program's ``.module()`` restores the pytree.
+
+Torch-TensorRT needs a CUDA GPU even to be imported: ``CompilationSettings`` asks
+``torch.cuda.current_device()`` for a default argument at import time
+(``dynamo/_defaults.py`` L110-111). So nothing here imports it at module level, and
+``unavailable_reason`` checks the GPU before trying. The case runs on ``DEVICE``; its
+outputs are copied back to the CPU with their containers rebuilt exactly.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import os
+import tempfile
+from typing import Any
+
+import torch
+from hypothesis import strategies as st
+from torch.utils import _pytree as pytree
+
+from .base import Backend, CompileContext, Contract, HarnessError, missing_modules
+
+__all__ = [
+    "DEVICE",
+    "OPTIONS",
+    "REQUIRED_OPTIONS",
+    "TrtDynamo",
+    "TrtExportedProgram",
+    "TrtSaveLoad",
+    "TrtTorchCompile",
+    "compile_kwargs",
+    "option_strategy",
+    "to_cpu",
+    "to_device",
+]
+
+#: Where the case runs. Module-level so the CPU self-tests can point it at "cpu".
+DEVICE = "cuda"
+
+#: Passed on every compile, whatever was drawn.
+REQUIRED_OPTIONS: dict[str, Any] = {
+    # Without it the torch.compile backend catches AssertionError/RuntimeError/TypeError
+    # from the build and silently runs the eager graph instead (dynamo/backend/backends.py
+    # L383-391), which would pass as a TensorRT result. dynamo.compile raises
+    # conversion errors either way.
+    "pass_through_build_failures": True,
+}
+
+#: Every compile option an adapter may draw, with its non-default value. Each one can
+#: change what comes back. A drawn key means "set to this"; an absent key means
+#: Torch-TensorRT's default, so a failing case shrinks to the defaults.
+#:
+#: Not drawn: ``enabled_precisions`` and ``use_explicit_typing`` no longer exist in
+#: 2.14's dynamo path; networks are always STRONGLY_TYPED (conversion/_TRTInterpreter.py
+#: L108-114) and both keys would be dropped silently (``_compile.py`` L256 comment,
+#: ``dynamo/utils.py`` L730-732), so drawing them would only pretend to test precision.
+#: ``enable_autocast``/``autocast_low_precision_type`` deliberately lower precision and
+#: may change output dtypes (lowering/passes/rule_based_autocast.py); that is opt-in
+#: behaviour the oracle's float32 tolerances cannot judge.
+OPTIONS: dict[str, Any] = {
+    # Default True. False selects the global partitioner, which changes the partition
+    # layout and once changed the return type (pytorch/TensorRT#2647).
+    "use_fast_partitioner": False,
+    # Default False. True: any op TensorRT cannot convert is an error, not a fallback.
+    "require_full_compilation": True,
+    # Default False. True casts float64 engine inputs and constants to float32 and
+    # casts back afterwards (conversion/truncate_double.py; pytorch/TensorRT#4624).
+    "truncate_double": True,
+    # Deprecated in 2.14: only a DeprecationWarning, "has no effect" (dynamo/_compiler.py
+    # L632-640). Drawn to check that it really changes nothing.
+    "use_python_runtime": True,
+    # Default True. False builds refittable engines (a different builder config).
+    "immutable_weights": False,
+    # Default False, i.e. TensorRT may run float32 matmuls/convolutions in TF32
+    # (conversion/_TRTInterpreter.py L329-330 clears the flag only when asked).
+    "disable_tf32": True,
+    # Default False. Float32 accumulation for float16 matmuls (conversion/impl/matmul.py).
+    "use_fp32_acc": True,
+}
+
+# parse_dynamo_kwargs forces require_full_compilation to False on the torch.compile
+# path (dynamo/utils.py L744-750), so drawing it there would test nothing.
+_TORCH_COMPILE_OPTIONS = tuple(k for k in OPTIONS if k != "require_full_compilation")
+
+
+def option_strategy(names: tuple[str, ...] = tuple(OPTIONS)) -> st.SearchStrategy[dict[str, Any]]:
+    """The compile options drawn with each case; they shrink to
+    ``{"min_block_size": 1, "pass_through_build_failures": True}``."""
+    return st.fixed_dictionaries(
+        {
+            # The default, 5, builds no engine at all for a graph with fewer supported
+            # ops (dynamo/_compiler.py L1296-1302): every small case would run in
+            # PyTorch and pass without testing TensorRT. 1 puts everything in engines.
+            "min_block_size": st.integers(1, 3),
+            **{name: st.just(value) for name, value in REQUIRED_OPTIONS.items()},
+        },
+        optional={name: st.just(OPTIONS[name]) for name in names},
+    )
+
+
+def compile_kwargs(options: dict[str, Any]) -> dict[str, Any]:
+    """Drawn options -> the keyword arguments of the Torch-TensorRT compile call.
+
+    Unknown keys are a harness error: Torch-TensorRT itself drops unknown keys without
+    a word on the torch.compile path (dynamo/utils.py L730-732).
+    """
+    unknown = sorted(set(options) - set(OPTIONS) - set(REQUIRED_OPTIONS) - {"min_block_size"})
+    if unknown:
+        raise HarnessError(f"unknown Torch-TensorRT option(s) {unknown}; known: {sorted(OPTIONS)}")
+    # A replayed case from before min_block_size was drawn still gets engines.
+    return {"min_block_size": 1, **options, **REQUIRED_OPTIONS}
+
+
+def to_device(tree: Any, device: str | torch.device) -> Any:
+    """Every tensor in ``tree`` moved to ``device``; containers rebuilt as they were."""
+    return _map_tensors(lambda t: t.to(device), tree)
+
+
+def to_cpu(tree: Any) -> Any:
+    """Every tensor in ``tree`` copied to the CPU; None/int/float/bool and the exact
+    container types (namedtuple, OrderedDict, registered dict subclasses) kept."""
+    return _map_tensors(lambda t: t.cpu(), tree)
+
+
+def _map_tensors(fn: Any, tree: Any) -> Any:
+    def leaf(value: Any) -> Any:
+        if isinstance(value, torch.Tensor):
+            return fn(value)
+        # pytree treats a dict or list subclass it does not know as a leaf; a frontend
+        # may still return one (torch.compile keeps them), so copy it with its type.
+        if isinstance(value, dict):
+            out = copy.copy(value)
+            for key, item in value.items():
+                out[key] = _map_tensors(fn, item)
+            return out
+        if isinstance(value, list):
+            out = copy.copy(value)
+            out[:] = [_map_tensors(fn, item) for item in value]
+            return out
+        return value
+
+    return pytree.tree_map(leaf, tree)
+
+
+@functools.cache
+def _import_error() -> str | None:
+    """``import torch_tensorrt``'s failure, once per process.
+
+    It fails with a bare ``Exception`` (libnvinfer not found), ``OSError`` (libtorchtrt.so
+    against a torch for another CUDA), ``RuntimeError``/``AssertionError`` (no CUDA
+    device) or ``ModuleNotFoundError``, hence the broad except.
+    """
+    try:
+        import torch_tensorrt  # noqa: F401
+    except Exception as exc:
+        message = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+        return f"{type(exc).__name__}: {message}"
+    return None
+
+
+class _TrtBackend(Backend):
+    contract = Contract.EXACT  # the dynamo paths rebuild the pytree from out_spec
+    requires = ("torch_tensorrt", "tensorrt")
+    distribution = "torch-tensorrt"
+    _option_names: tuple[str, ...] = tuple(OPTIONS)
+
+    def unavailable_reason(self) -> str | None:
+        if not torch.cuda.is_available():
+            return f"{self.name}: needs a CUDA GPU; torch sees none"
+        missing = missing_modules(*self.requires)
+        if missing:
+            return f"{self.name}: not installed ({', '.join(missing)} missing)"
+        error = _import_error()
+        if error is not None:
+            hint = ""
+            if not str(torch.version.cuda or "").startswith("13"):
+                hint = (f" (torch {torch.__version__} is built for CUDA {torch.version.cuda or 'none'}; "
+                        "torch-tensorrt 2.14 needs torch 2.14 built for CUDA 13)")
+            return f"{self.name}: import torch_tensorrt failed: {error}{hint}"
+        return None
+
+    def option_strategy(self) -> st.SearchStrategy[dict[str, Any]]:
+        return option_strategy(self._option_names)
+
+    @staticmethod
+    def _import(ctx: CompileContext) -> Any:
+        with ctx.stage("import"):
+            import torch_tensorrt
+
+        return torch_tensorrt
+
+    @staticmethod
+    def _to_device(ctx: CompileContext) -> None:
+        """The case, on ``DEVICE``: the model moved in place, the inputs replaced, so
+        that ``ctx.exported()`` exports what TensorRT will run."""
+        ctx.model = ctx.model.to(DEVICE)
+        ctx.args = to_device(ctx.args, DEVICE)
+        ctx.kwargs = to_device(ctx.kwargs, DEVICE)
+
+    def _compile_dynamo(self, ctx: CompileContext) -> Any:
+        torch_tensorrt = self._import(ctx)
+        self._to_device(ctx)
+        return torch_tensorrt.compile(
+            ctx.model,
+            ir="dynamo",
+            arg_inputs=list(ctx.args),
+            kwarg_inputs=dict(ctx.kwargs),
+            **compile_kwargs(ctx.options),
+        )
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        return to_cpu(compiled(*to_device(ctx.args, DEVICE), **to_device(ctx.kwargs, DEVICE)))
+
+
+class TrtDynamo(_TrtBackend):
+    name = "trt-dynamo"
+
+    def compile(self, ctx: CompileContext) -> Any:
+        return self._compile_dynamo(ctx)
+
+
+class TrtTorchCompile(_TrtBackend):
+    name = "trt-torch-compile"
+    _option_names = _TORCH_COMPILE_OPTIONS
+
+    def compile(self, ctx: CompileContext) -> Any:
+        torch_tensorrt = self._import(ctx)
+        torch._dynamo.reset()  # no cache or recompile limit carried over between cases
+        self._to_device(ctx)
+        # arg_inputs/kwarg_inputs are ignored on this path: it compiles on the first call.
+        return torch_tensorrt.compile(ctx.model, ir="torch_compile", **compile_kwargs(ctx.options))
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        with ctx.stage("compile-on-call"):
+            return super().run(compiled, ctx)
+
+
+class TrtExportedProgram(_TrtBackend):
+    name = "trt-exported-program"
+
+    def compile(self, ctx: CompileContext) -> Any:
+        torch_tensorrt = self._import(ctx)
+        self._to_device(ctx)
+        exported = ctx.exported()
+        return torch_tensorrt.dynamo.compile(
+            exported,
+            arg_inputs=list(ctx.args),
+            kwarg_inputs=dict(ctx.kwargs),
+            **compile_kwargs(ctx.options),
+        )
+
+
+class TrtSaveLoad(_TrtBackend):
+    name = "trt-saved"
+
+    def compile(self, ctx: CompileContext) -> Any:
+        torch_tensorrt = self._import(ctx)
+        compiled = self._compile_dynamo(ctx)
+        with tempfile.TemporaryDirectory(prefix="roundtrip-trt-") as tmp:
+            # .pt2: torch.export.load warns about, then falls back from, any other suffix.
+            path = os.path.join(tmp, "model.pt2")
+            with ctx.stage("save"):
+                # retrace=True re-exports the TensorRT module through the engines' meta
+                # kernels; that is the path users take and where they report bugs.
+                torch_tensorrt.save(
+                    compiled,
+                    path,
+                    output_format="exported_program",
+                    arg_inputs=list(ctx.args),
+                    kwarg_inputs=dict(ctx.kwargs),
+                    retrace=True,
+                )
+            with ctx.stage("load"):
+                # Not torch_tensorrt.load: it swallows torch.export.load's error and
+                # raises a generic ValueError after trying torch.jit.load (_compile.py
+                # L646-684). The import above registered the engine ops and types.
+                loaded = torch.export.load(path)
+        return loaded.module()

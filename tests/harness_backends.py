@@ -1,0 +1,163 @@
+"""Backends that misbehave on purpose, to prove the suite catches and shrinks them.
+
+Each distortion wraps the eager model (the identity backend) and changes its output
+in one way a real frontend has been seen to. Loadable by path, e.g.
+``--backend tests.harness_backends:DropDictKey``.
+"""
+
+from __future__ import annotations
+
+import collections
+import os
+import signal
+import time
+from typing import Any, Callable
+
+import torch
+from torch.utils import _pytree as pytree
+
+from suites.backends.base import CompileContext
+from suites.backends.reference import Eager
+
+__all__ = ["DISTORTIONS", "Distorting", "Hang", "Segfault"]
+
+
+def _rewrite_first(tree: Any, rewrite: Callable[[Any], Any]) -> tuple[Any, bool]:
+    """Apply ``rewrite`` to the first node (pre-order) it changes; (new tree, changed)."""
+    replaced = rewrite(tree)
+    if replaced is not _UNCHANGED:
+        return replaced, True
+    if isinstance(tree, dict):
+        items = list(tree.items())
+        for i, (k, v) in enumerate(items):
+            new, changed = _rewrite_first(v, rewrite)
+            if changed:
+                copy = type(tree)(items)
+                copy[k] = new
+                return copy, True
+    elif isinstance(tree, (tuple, list)):
+        for i, v in enumerate(tree):
+            new, changed = _rewrite_first(v, rewrite)
+            if changed:
+                items = [*tree[:i], new, *tree[i + 1:]]
+                return (type(tree)(*items) if hasattr(tree, "_fields") else type(tree)(items)), True
+    return tree, False
+
+
+_UNCHANGED = object()
+
+
+def _drop_dict_key(node: Any) -> Any:
+    if isinstance(node, dict) and node:
+        items = list(node.items())[1:]
+        return type(node)(items)
+    return _UNCHANGED
+
+
+def _ordered_dict_to_dict(node: Any) -> Any:
+    return dict(node) if type(node) is collections.OrderedDict else _UNCHANGED
+
+
+def _list_to_tuple(node: Any) -> Any:
+    return tuple(node) if type(node) is list else _UNCHANGED
+
+
+def _flatten_one_level(node: Any) -> Any:
+    if type(node) in (tuple, list) and any(type(c) in (tuple, list) for c in node):
+        flat: list[Any] = []
+        for c in node:
+            flat.extend(c if type(c) in (tuple, list) else [c])
+        return type(node)(flat)
+    return _UNCHANGED
+
+
+def _swap_same_shape_leaves(tree: Any) -> tuple[Any, bool]:
+    """Swap the first two distinct tensors of one shape and dtype anywhere in the output
+    (outputs re-assembled in the wrong order)."""
+    leaves, spec = pytree.tree_flatten(tree)
+    tensors = [i for i, leaf in enumerate(leaves) if isinstance(leaf, torch.Tensor)]
+    for a in tensors:
+        for b in tensors:
+            x, y = leaves[a], leaves[b]
+            if a < b and x.shape == y.shape and x.dtype == y.dtype and not torch.equal(x, y):
+                leaves[a], leaves[b] = y, x
+                return pytree.tree_unflatten(leaves, spec), True
+    return tree, False
+
+
+def _retype(src: torch.dtype, dst: torch.dtype) -> Callable[[Any], Any]:
+    return lambda node: node.to(dst) if isinstance(node, torch.Tensor) and node.dtype == src else _UNCHANGED
+
+
+def _nudge_one_value(node: Any) -> Any:
+    if isinstance(node, torch.Tensor) and node.dtype.is_floating_point and node.numel() > 0:
+        nudged = node.clone().reshape(-1)
+        nudged[0] += 0.5
+        return nudged.reshape(node.shape)
+    return _UNCHANGED
+
+
+def _lose_none(node: Any) -> Any:
+    if type(node) in (tuple, list) and any(c is None for c in node):
+        return type(node)(c for c in node if c is not None)
+    return _UNCHANGED
+
+
+#: name -> (how the output is distorted, applied to the first node it changes)
+DISTORTIONS: dict[str, Callable[[Any], tuple[Any, bool]]] = {
+    "drop_dict_key": lambda t: _rewrite_first(t, _drop_dict_key),
+    "ordered_dict_to_dict": lambda t: _rewrite_first(t, _ordered_dict_to_dict),
+    "list_to_tuple": lambda t: _rewrite_first(t, _list_to_tuple),
+    "flatten_one_level": lambda t: _rewrite_first(t, _flatten_one_level),
+    "one_tuple_for_bare_tensor": lambda t: ((t,), True) if isinstance(t, torch.Tensor) else (t, False),
+    "swap_same_shape_leaves": _swap_same_shape_leaves,
+    "int64_to_int32": lambda t: _rewrite_first(t, _retype(torch.int64, torch.int32)),
+    "bfloat16_to_float32": lambda t: _rewrite_first(t, _retype(torch.bfloat16, torch.float32)),
+    "nudge_one_value": lambda t: _rewrite_first(t, _nudge_one_value),
+    "lose_none": lambda t: _rewrite_first(t, _lose_none),
+}
+
+
+class Distorting(Eager):
+    """Eager PyTorch with one distortion applied to every output."""
+
+    distortion = ""
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        out, _ = DISTORTIONS[self.distortion](super().run(compiled, ctx))
+        return out
+
+
+for _name in DISTORTIONS:
+    _cls = type("".join(p.title() for p in _name.split("_")), (Distorting,),
+                {"distortion": _name, "name": f"distort-{_name}"})
+    globals()[_cls.__name__] = _cls
+    __all__.append(_cls.__name__)
+
+
+def distorting_backend(name: str) -> Distorting:
+    return next(cls for cls in Distorting.__subclasses__() if cls.distortion == name)()
+
+
+class Segfault(Eager):
+    """Dies with SIGSEGV when the output tree has a list in it (as a native crash would)."""
+
+    name = "segfault"
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        out = super().run(compiled, ctx)
+        if isinstance(out, list):
+            os.kill(os.getpid(), signal.SIGSEGV)
+        return out
+
+
+class Hang(Eager):
+    """Never answers when the output is a dict."""
+
+    name = "hang"
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        out = super().run(compiled, ctx)
+        if isinstance(out, dict):
+            time.sleep(3600)
+        return out

@@ -1,0 +1,556 @@
+"""Self-tests for Roundtrip's generator (``strategies``), as issue #2 asks.
+
+A conformance suite is only as good as its generator: every drawn case must run in
+eager PyTorch, run the same way twice, survive JSON and the standalone reproducer bit
+for bit, export when it says it does, reach every container, dtype and special leaf,
+and shrink to its simplest form. Outputs are compared bit for bit here, not with
+tolerances: the same program on the same machine has no excuse to differ.
+"""
+
+from __future__ import annotations
+
+import collections
+import math
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+import torch
+from hypothesis import HealthCheck, find, given, note, settings
+from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
+from torch.utils._pytree import GetAttrKey, KeyEntry, MappingKey, SequenceKey, keystr
+
+import strategies
+from strategies import (
+    ALL_DTYPES,
+    CONTAINER_KINDS,
+    OPS,
+    Case,
+    Container,
+    Input,
+    ModelOutput,
+    PlainDictSubclass,
+    Ref,
+    Value,
+    case_from_json,
+    case_to_json,
+    cases,
+    materialize,
+    to_source,
+)
+from strategies.ops import TensorType, infer
+from strategies.spec import Tree
+
+#: Explicit settings on every test: a profile loaded by a conftest must not make this
+#: file slow or flaky, and the example database must not replay another run's cases.
+FAST = settings(
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+#: For ``find()``: enough tries to hit a rare target, and the shrinker left to finish.
+MINIMAL = settings(FAST, max_examples=2000)
+
+KIND_CLASS: dict[str, type] = {
+    "tuple": tuple,
+    "list": list,
+    "dict": dict,
+    "ordered_dict": collections.OrderedDict,
+    "model_output": ModelOutput,
+    "plain_dict_subclass": PlainDictSubclass,
+}
+
+
+def replay_hint(case: Case) -> str:
+    return f"replay: strategies.materialize(strategies.case_from_json({case_to_json(case)!r}))"
+
+
+# -- comparing output trees -------------------------------------------------------------
+
+
+def _is_namedtuple(obj: Any) -> bool:
+    return isinstance(obj, tuple) and hasattr(type(obj), "_fields")
+
+
+def _children(obj: Any) -> list[tuple[KeyEntry, Any]] | None:
+    """The items of a container, keyed the way ``torch.utils._pytree`` prints paths."""
+    if isinstance(obj, dict):
+        return [(MappingKey(k), v) for k, v in obj.items()]
+    if _is_namedtuple(obj):
+        return [(GetAttrKey(f), v) for f, v in zip(obj._fields, obj)]
+    if isinstance(obj, (list, tuple)):
+        return [(SequenceKey(i), v) for i, v in enumerate(obj)]
+    return None
+
+
+def _where(path: tuple[KeyEntry, ...]) -> str:
+    return "output" + keystr(path)
+
+
+def _describe(obj: Any) -> str:
+    if isinstance(obj, torch.Tensor):
+        return f"{type(obj).__name__}(dtype={obj.dtype}, shape={tuple(obj.shape)})"
+    if _is_namedtuple(obj):
+        return f"namedtuple {type(obj).__qualname__}{obj._fields}"
+    return type(obj).__qualname__
+
+
+def _bits(t: torch.Tensor) -> torch.Tensor:
+    """The tensor's bytes: -0.0 differs from 0.0 here, as it does for a reproducer."""
+    flat = t.detach().contiguous().reshape(-1)
+    if flat.is_complex():
+        flat = torch.view_as_real(flat).reshape(-1)
+    return flat.view(torch.uint8)
+
+
+def _same_class(expected: Any, actual: Any, *, strict: bool) -> bool:
+    if type(expected) is type(actual):
+        return True
+    # Each materialization (and each reproducer) defines its own namedtuple classes:
+    # unless asked for identity, the same name and fields are the same class.
+    return (
+        not strict
+        and _is_namedtuple(expected)
+        and _is_namedtuple(actual)
+        and type(expected).__qualname__ == type(actual).__qualname__
+        and expected._fields == actual._fields
+    )
+
+
+def assert_same_output(expected: Any, actual: Any, *, strict_types: bool = True, path: tuple = ()) -> None:
+    """Same tree, same classes, same keys, tensors with the same dtype, shape and bits."""
+    where = _where(path)
+    assert _same_class(expected, actual, strict=strict_types), (
+        f"{where}: expected {_describe(expected)}, got {_describe(actual)}"
+    )
+    if isinstance(expected, torch.Tensor):
+        assert expected.dtype == actual.dtype and expected.shape == actual.shape, (
+            f"{where}: expected {_describe(expected)}, got {_describe(actual)}"
+        )
+        if not torch.equal(_bits(expected), _bits(actual)):
+            diff = (expected.detach().double() - actual.detach().double()).abs() if not expected.is_complex() else None
+            worst = "" if diff is None or diff.numel() == 0 else f", max abs error {diff.max().item():g}"
+            raise AssertionError(
+                f"{where}: {_describe(expected)} values differ bit for bit{worst}\n"
+                f"expected {expected}\nactual   {actual}"
+            )
+        return
+    expected_items, actual_items = _children(expected), _children(actual)
+    if expected_items is None:
+        assert expected == actual and repr(expected) == repr(actual), (
+            f"{where}: expected {expected!r} ({_describe(expected)}), got {actual!r} ({_describe(actual)})"
+        )
+        return
+    assert actual_items is not None
+    expected_keys = [k for k, _ in expected_items]
+    actual_keys = [k for k, _ in actual_items]
+    assert expected_keys == actual_keys, f"{where}: expected keys {expected_keys}, got {actual_keys}"
+    for (key, e), (_, a) in zip(expected_items, actual_items):
+        assert_same_output(e, a, strict_types=strict_types, path=(*path, key))
+
+
+def output_leaves(obj: Any) -> list[Any]:
+    items = _children(obj)
+    if items is None:
+        return [obj]
+    return [leaf for _, child in items for leaf in output_leaves(child)]
+
+
+def assert_matches_spec(case: Case, node: Tree, out: Any, seen: dict[int, Any], path: tuple = ()) -> None:
+    """The eager output has the tree of ``case.output`` and the recorded dtype/shape/pytype."""
+    where = _where(path)
+    if isinstance(node, Ref):
+        value = case.values[node.index]
+        if value.pytype is None:
+            assert isinstance(out, torch.Tensor), f"{where}: spec says tensor v{node.index}, eager gave {_describe(out)}"
+            recorded = (value.dtype, value.shape)
+            actual = (str(out.dtype).removeprefix("torch."), tuple(out.shape))
+            assert recorded == actual, (
+                f"{where}: v{node.index} = {value.op}{value.operands}: spec records (dtype, shape) {recorded}, "
+                f"eager gives {actual}"
+            )
+        else:
+            assert value.dtype is None and value.shape is None, f"{where}: v{node.index} has both pytype and dtype"
+            assert type(out).__name__ == value.pytype, (
+                f"{where}: v{node.index} = {value.op}: spec records pytype {value.pytype}, eager gives {_describe(out)}"
+            )
+        # A value returned twice is one object returned twice (aliasing is part of the case).
+        if node.index in seen:
+            assert out is seen[node.index], f"{where}: v{node.index} is returned twice as two different objects"
+        seen[node.index] = out
+        return
+    if node.kind == "namedtuple":
+        assert _is_namedtuple(out) and out._fields == node.keys, (
+            f"{where}: expected namedtuple with fields {node.keys}, got {_describe(out)}"
+        )
+    else:
+        assert type(out) is KIND_CLASS[node.kind], f"{where}: expected {node.kind}, got {_describe(out)}"
+    items = _children(out)
+    assert items is not None and len(items) == len(node.items), (
+        f"{where}: expected {len(node.items)} items, got {None if items is None else len(items)}"
+    )
+    if node.kind in ("dict", "ordered_dict", "model_output", "plain_dict_subclass"):
+        assert list(out.keys()) == list(node.keys), f"{where}: expected keys {list(node.keys)}, got {list(out.keys())}"
+    for (key, child_out), child_node in zip(items, node.items):
+        assert_matches_spec(case, child_node, child_out, seen, (*path, key))
+
+
+def run_eager(case: Case) -> Any:
+    model, args, kwargs = materialize(case)
+    return model(*args, **kwargs)
+
+
+def has_nan(out: Any) -> bool:
+    return any(
+        isinstance(leaf, torch.Tensor) and (leaf.is_floating_point() or leaf.is_complex()) and bool(leaf.isnan().any())
+        for leaf in output_leaves(out)
+    )
+
+
+# -- 1. materialize, run, determinism, recorded types -----------------------------------
+
+
+@settings(FAST, max_examples=150)
+@given(cases())
+def test_case_runs_eagerly_deterministically_and_as_recorded(case: Case) -> None:
+    note(replay_hint(case))
+    first = run_eager(case)
+    second = run_eager(case)
+    # Two materializations build two namedtuple classes of the same name and fields.
+    assert_same_output(first, second, strict_types=False)
+    # The domain is chosen so that no op yields NaN (a NaN would hide a wrong value).
+    assert not has_nan(first), "the output contains NaN"
+    assert_matches_spec(case, case.output, first, {})
+
+
+#: Inputs with a 0-size dim, of every real dtype: each unary op offered for one must
+#: give a NaN-free result (mean over zero elements is 0/0).
+EMPTY_INPUTS = st.tuples(st.sampled_from(ALL_DTYPES), st.sampled_from([(0,), (2, 0), (0, 3), (3, 0, 2)]))
+
+
+@settings(FAST, max_examples=150)
+@given(st.data(), EMPTY_INPUTS)
+def test_unary_ops_on_empty_tensors_give_no_nan(data: st.DataObject, dtype_and_shape: tuple) -> None:
+    dtype, shape = dtype_and_shape
+    types = (TensorType(dtype, shape),)
+    offered = [name for name, op in OPS.items() if op.arity == 1 and op.accepts(*types)]
+    name = data.draw(st.sampled_from(offered), label="op")
+    attrs = OPS[name].draw_attrs(data.draw, types) if OPS[name].draw_attrs else {}
+    value = Value(name, ("x0",), tuple(sorted(attrs.items())), *infer(name, attrs, types))
+    case = Case((Input("x0", dtype, shape),), (value,), Ref(0))
+    note(replay_hint(case))
+    out = run_eager(case)
+    assert_matches_spec(case, case.output, out, {})
+    assert not has_nan(out), f"{name}{dict(attrs)} of an empty {dtype} tensor of shape {shape} gives NaN: {out}"
+
+
+# -- 2. the case is data ------------------------------------------------------------------
+
+
+@settings(FAST, max_examples=200)
+@given(cases(include_complex=True))
+def test_json_and_repr_round_trip(case: Case) -> None:
+    text = case_to_json(case)
+    again = case_from_json(text)
+    assert again == case
+    # `==` takes True for 1 and 1.0 for 1; the JSON and the repr do not.
+    assert case_to_json(again) == text
+    assert repr(again) == repr(case)
+    # The repr pastes back (STYLE: a case is data).
+    assert eval(repr(case), vars(strategies)) == case  # noqa: S307 - our own repr
+
+
+# -- 3. the reproducer is a standalone script ----------------------------------------------
+
+#: Shared by the driver (in a fresh interpreter) and this process: outputs become plain
+#: dicts, lists and tensors, which load with ``weights_only=True`` and carry class names.
+ENCODER = textwrap.dedent(
+    '''
+    def encode(obj):
+        if isinstance(obj, torch.Tensor):
+            return {"class": type(obj).__name__, "tensor": obj.detach().clone()}
+        if isinstance(obj, dict):
+            return {"class": type(obj).__qualname__, "keys": list(obj), "items": [encode(v) for v in obj.values()]}
+        if isinstance(obj, tuple) and hasattr(type(obj), "_fields"):
+            return {"class": type(obj).__qualname__, "keys": list(obj._fields), "items": [encode(v) for v in obj]}
+        if isinstance(obj, (list, tuple)):
+            return {"class": type(obj).__qualname__, "items": [encode(v) for v in obj]}
+        return {"class": type(obj).__qualname__, "value": obj}
+    '''
+)
+
+DRIVER = (
+    "import contextlib, io, sys\nimport torch\n"
+    + ENCODER
+    + textwrap.dedent(
+        '''
+        for script, result in zip(sys.argv[1::2], sys.argv[2::2]):
+            source = open(script).read()
+            namespace = {"__name__": "roundtrip_reproducer"}
+            exec(compile(source, script, "exec"), namespace)
+            model = namespace["make_model"]()
+            args, kwargs = namespace["make_inputs"]()
+            torch.save(encode(model(*args, **kwargs)), result)
+            # The default __main__ block runs too.
+            with contextlib.redirect_stdout(io.StringIO()):
+                exec(compile(source, script, "exec"), {"__name__": "__main__"})
+        # Standalone: nothing of Roundtrip was needed.
+        assert "strategies" not in sys.modules, "the reproducer imported strategies"
+        '''
+    )
+)
+
+
+def _encoder() -> Callable[[Any], Any]:
+    namespace: dict[str, Any] = {"torch": torch}
+    exec(ENCODER, namespace)  # noqa: S102 - the encoder above
+    return namespace["encode"]
+
+
+def _collect(strategy: st.SearchStrategy[Case], n: int, **options: Any) -> list[Case]:
+    found: list[Case] = []
+
+    @settings(FAST, max_examples=n, **options)
+    @given(strategy)
+    def collect(case: Case) -> None:
+        found.append(case)
+
+    collect()
+    return found
+
+
+def test_to_source_is_a_standalone_script(tmp_path: Path) -> None:
+    drawn = _collect(cases(), 15)
+    argv = []
+    for i, case in enumerate(drawn):
+        script = tmp_path / f"case_{i}.py"
+        script.write_text(to_source(case))
+        argv += [str(script), str(tmp_path / f"case_{i}.pt")]
+    driver = tmp_path / "driver.py"
+    driver.write_text(DRIVER)
+    # -I: no PYTHONPATH, no user site, no script directory; only torch is importable.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    done = subprocess.run(
+        [sys.executable, "-I", str(driver), *argv], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, f"driver failed:\n{done.stderr[-4000:]}"
+    encode = _encoder()
+    for i, case in enumerate(drawn):
+        expected = encode(run_eager(case))
+        actual = torch.load(tmp_path / f"case_{i}.pt", weights_only=True)
+        try:
+            assert_same_output(expected, actual)
+        except AssertionError as exc:
+            raise AssertionError(f"reproducer case_{i}.py differs from materialize: {exc}\n{replay_hint(case)}") from None
+
+
+# -- 4. torch.export ------------------------------------------------------------------------
+
+
+@settings(FAST, max_examples=100)
+@given(cases())
+def test_exportable_cases_export_and_others_are_rejected(case: Case) -> None:
+    note(replay_hint(case))
+    model, args, kwargs = materialize(case)
+    has_unregistered = any(c.kind == "plain_dict_subclass" for c in case.containers())
+    assert case.exportable is not has_unregistered
+    if not case.exportable:
+        with pytest.raises(Exception, match="PlainDictSubclass"):
+            torch.export.export(model, args, kwargs)
+        return
+    expected = model(*args, **kwargs)
+    exported = torch.export.export(model, args, kwargs)
+    assert_same_output(expected, exported.module()(*args, **kwargs))
+
+
+@settings(FAST, max_examples=15)
+@given(cases(exportable=False))
+def test_unregistered_dict_subclass_is_rejected_by_export(case: Case) -> None:
+    model, args, kwargs = materialize(case)
+    assert not case.exportable
+    with pytest.raises(Exception, match="PlainDictSubclass"):
+        torch.export.export(model, args, kwargs)
+
+
+# -- 5. coverage ------------------------------------------------------------------------------
+
+
+def features(case: Case) -> set[str]:
+    """What a case exercises, in the words of issue #2's checklist."""
+    found = {f"container {c.kind}" for c in case.containers()}
+    found |= {f"input {i.dtype}" for i in case.inputs}
+    if any(not c.items for c in case.containers()):
+        found.add("empty container")
+    if any(i.keyword for i in case.inputs):
+        found.add("keyword input")
+    if any(0 in i.shape for i in case.inputs):
+        found.add("0-size dim")
+    refs = case.refs()
+    if len(set(refs)) < len(refs):
+        found.add("same value returned twice")
+    for value in case.returned_values():
+        if value.dtype is not None:
+            found.add(f"returned {value.dtype}")
+            if value.shape == ():
+                found.add("0-d tensor leaf")
+        else:
+            found.add(f"python {value.pytype}")
+        if value.op in ("shape", "input", "view", "parameter", "buffer"):
+            found.add(f"op {value.op}")
+    return found
+
+
+EXPECTED_FEATURES = {
+    *(f"container {kind}" for kind in CONTAINER_KINDS),
+    *(f"input {dtype}" for dtype in ALL_DTYPES),
+    *(f"returned {dtype}" for dtype in ALL_DTYPES),
+    "python NoneType",
+    "python int",
+    "python float",
+    "python bool",
+    "op shape",
+    "0-d tensor leaf",
+    "same value returned twice",
+    "op input",
+    "op view",
+    "op parameter",
+    "op buffer",
+    "empty container",
+    "keyword input",
+    "0-size dim",
+}
+
+
+def test_default_cases_cover_every_kind_dtype_and_special_leaf() -> None:
+    seen: set[str] = set()
+    for case in _collect(cases(), 300, derandomize=True):
+        seen |= features(case)
+    assert not EXPECTED_FEATURES - seen, f"never drawn in 300 cases: {sorted(EXPECTED_FEATURES - seen)}"
+
+
+def test_include_complex_draws_complex64() -> None:
+    seen: set[str] = set()
+    for case in _collect(cases(include_complex=True), 100, derandomize=True):
+        seen |= features(case)
+    assert {"input complex64", "returned complex64"} <= seen
+
+
+# -- 6. minimal examples -----------------------------------------------------------------------
+
+SIMPLEST_INPUT = Input("x0", "float32", ())
+INPUT_RETURNED = Value("input", ("x0",), (), "float32", (), None)
+
+
+def _minimal(condition: Callable[[Case], bool], strategy: st.SearchStrategy[Case] | None = None) -> Case:
+    return find(strategy if strategy is not None else cases(), condition, settings=MINIMAL)
+
+
+def test_simplest_case_is_one_float32_scalar_returned_as_is() -> None:
+    assert _minimal(lambda c: True) == Case(inputs=(SIMPLEST_INPUT,), values=(INPUT_RETURNED,), output=Ref(0), seed=0)
+
+
+def test_minimal_model_output_is_an_empty_one_at_the_root() -> None:
+    case = _minimal(lambda c: any(k.kind == "model_output" for k in c.containers()))
+    assert case == Case(
+        inputs=(SIMPLEST_INPUT,), values=(INPUT_RETURNED,), output=Container("model_output"), seed=0
+    )
+
+
+def test_minimal_depth_three_is_a_single_chain_of_tuples() -> None:
+    case = _minimal(lambda c: c.depth() >= 3)
+    chain = Container("tuple", (Container("tuple", (Container("tuple"),)),))
+    assert case == Case(inputs=(SIMPLEST_INPUT,), values=(INPUT_RETURNED,), output=chain, seed=0)
+
+
+def _assert_one_returned_value(case: Case) -> Value:
+    """One input, one value returned bare, seed 0: the shape of every minimal case."""
+    assert len(case.inputs) == 1, case
+    assert not case.inputs[0].keyword, case
+    assert math.prod(case.inputs[0].shape) <= 1 and len(case.inputs[0].shape) <= 2, case
+    assert len(case.values) == 1 and case.output == Ref(0) and case.seed == 0, case
+    return case.values[0]
+
+
+def test_minimal_bfloat16_leaf() -> None:
+    case = _minimal(lambda c: any(v.dtype == "bfloat16" for v in c.returned_values()))
+    value = _assert_one_returned_value(case)
+    assert value.dtype == "bfloat16"
+    # Either a bfloat16 input returned as is, or a float32 input turned into bfloat16.
+    # The shrinker cannot trade one for the other (it would raise the input's dtype).
+    if case.inputs[0].dtype == "bfloat16":
+        assert value.op == "input", case
+    else:
+        assert case.inputs[0].dtype == "float32", case
+
+
+def test_minimal_int64_reduction() -> None:
+    case = _minimal(lambda c: any(v.dtype == "int64" and OPS[v.op].family == "reduce" for v in c.returned_values()))
+    value = _assert_one_returned_value(case)
+    assert value.dtype == "int64" and OPS[value.op].family == "reduce", case
+    # float32 when the reduction makes int64 by itself (argmax), else the first
+    # integer dtype (int8: sum, cumsum and prod promote it to int64) or bool.
+    assert case.inputs[0].dtype in ("float32", "int8", "bool"), case
+    if case.inputs[0].dtype == "float32":
+        assert value.op == "argmax", case
+
+
+# -- 7. options ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "argument"),
+    [
+        ({"dtypes": ["float33"]}, "dtypes"),
+        ({"dtypes": "float32"}, "dtypes"),
+        ({"max_depth": -1}, "max_depth"),
+        ({"containers": []}, "containers"),
+        ({"containers": ["set"]}, "containers"),
+        ({"op_families": ["nope"]}, "op_families"),
+        ({"op_families": ["reduce"]}, "op_families"),
+        ({"max_leaves": 0}, "max_leaves"),
+        ({"max_inputs": 0}, "max_inputs"),
+        ({"max_rank": 7}, "max_rank"),
+        ({"exportable": "yes"}, "exportable"),
+        ({"exportable": False, "containers": ["tuple"]}, "exportable"),
+    ],
+)
+def test_bad_options_raise_invalid_argument_naming_them(options: dict, argument: str) -> None:
+    with pytest.raises(InvalidArgument, match=argument) as raised:
+        # validate() too, in case a future version checks lazily, as Hypothesis does.
+        cases(**options).validate()
+    assert f"{argument}={options[argument]!r}" in str(raised.value)
+
+
+def test_repr_shows_how_the_strategy_was_built() -> None:
+    assert repr(cases()) == "cases()"
+    assert repr(cases(max_depth=2)) == "cases(max_depth=2)"
+    assert repr(cases(dtypes=["int8"], exportable=True)) == "cases(dtypes=['int8'], exportable=True)"
+
+
+@settings(FAST, max_examples=50)
+@given(cases(dtypes=["int8"]))
+def test_dtypes_option_limits_the_inputs(case: Case) -> None:
+    assert {i.dtype for i in case.inputs} == {"int8"}
+
+
+@settings(FAST, max_examples=50)
+@given(cases(containers=["list"]))
+def test_containers_option_limits_the_containers(case: Case) -> None:
+    assert {c.kind for c in case.containers()} <= {"list"}
+
+
+@settings(FAST, max_examples=50)
+@given(cases(op_families=["leaf", "reduce"]))
+def test_op_families_option_limits_the_ops(case: Case) -> None:
+    assert {OPS[v.op].family for v in case.values} <= {"leaf", "reduce"}
+
+
+@settings(FAST, max_examples=50)
+@given(cases(exportable=True))
+def test_exportable_option_leaves_out_unregistered_subclasses(case: Case) -> None:
+    assert case.exportable
