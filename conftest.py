@@ -22,7 +22,7 @@ _slow_is_fine = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.f
 settings.register_profile("dev", max_examples=25, deadline=None, suppress_health_check=_slow_is_fine)
 # Derandomised and database-free: every CI run draws the same cases, so CI is green
 # exactly when no new bug appeared.
-settings.register_profile("ci", max_examples=120, deadline=None, derandomize=True, database=None,
+settings.register_profile("ci", max_examples=300, deadline=None, derandomize=True, database=None,
                           suppress_health_check=_slow_is_fine, print_blob=True)
 settings.register_profile("nightly", max_examples=2000, deadline=None, suppress_health_check=_slow_is_fine,
                           print_blob=True)
@@ -36,6 +36,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--tvm-target", default=None, help="TVM target for the tvm-* backends (default llvm)")
     group.addoption("--case-timeout", type=float, default=180.0,
                     help="seconds before a case is a hang (default 180)")
+    group.addoption("--keep-going", action="store_true",
+                    help="record new findings and go on searching (no shrinking); fail at the end")
     group.addoption("--no-isolation", action="store_true",
                     help="run cases in the pytest process (faster; a segfault kills the session)")
 

@@ -144,8 +144,14 @@ def conformance_property(
     run_case: RunCase,
     recorder: Recorder,
     case_strategy: st.SearchStrategy[Case] | None = None,
+    *,
+    keep_going: bool = False,
 ) -> Callable[[], None]:
-    """The Hypothesis test for one backend; settings come from the active profile."""
+    """The Hypothesis test for one backend; settings come from the active profile.
+
+    ``keep_going`` records new findings (unshrunk) instead of failing on the first,
+    to survey a frontend; the caller fails afterwards if any were recorded.
+    """
 
     @given(case=case_strategy if case_strategy is not None else gen.cases(), options=backend.option_strategy())
     def check(case: Case, options: dict[str, Any]) -> None:
@@ -155,6 +161,9 @@ def conformance_property(
             verdict.outcome = "unsupported"
         recorder.record(case, verdict, known)
         if verdict.outcome not in ("pass", "unsupported") and known is None:
-            raise ConformanceFailure(backend, backend_spec, case, options, verdict)
+            failure = ConformanceFailure(backend, backend_spec, case, options, verdict)
+            if not keep_going:
+                raise failure
+            recorder.record_new(failure)
 
     return check

@@ -19,7 +19,9 @@ from .runner import Verdict
 __all__ = ["KNOWN", "Known", "match"]
 
 TVM = ("tvm-ep", "tvm-fx", "tvm-dynamo")
-TVM_IMPORTERS = ("tvm-ep", "tvm-fx")
+TRT = ("trt-dynamo", "trt-torch-compile", "trt-exported-program", "trt-saved")
+# The TensorRT paths through torch.export (torch.compile keeps None and constants out).
+TRT_EXPORT_PATHS = ("trt-dynamo", "trt-exported-program", "trt-saved")
 
 
 @dataclass(frozen=True)
@@ -48,21 +50,98 @@ KNOWN: tuple[Known, ...] = (
     Known("export-unregistered-dict-subclass", ("*",), "unsupported",
           r"Found <class '[\w.]*PlainDictSubclass'> in output, which is not a known type",
           "torch.export rejects a dict subclass not registered with pytree; eager accepts it. "
-          "Not a frontend bug.", "https://github.com/pytorch/pytorch/issues/94497", ("export",)),
-    Known("fx-unregistered-dict-subclass", ("tvm-fx",), "unsupported",
-          r"Unsupported function types \['(PlainDictSubclass|ModelOutput|Output\w*)'",
-          "from_fx sees the container constructor as a call_function it cannot convert.",
-          "", ("import",)),
+          "Not a frontend bug (the TensorRT paths export inside their compile stage).",
+          "https://github.com/pytorch/pytorch/issues/94497"),
     # -- TVM: documented gaps, rejected cleanly at import time ----------------------------
-    Known("tvm-unsupported-op", TVM, "unsupported", r"AssertionError: Unsupported function (types|target)",
-          "The importer has no converter for this aten op (its own message says so).",
+    Known("tvm-fx-container-constructor", ("tvm-fx",), "unsupported",
+          r"Unsupported function types \['(PlainDictSubclass|ModelOutput|Output\w*)'",
+          "from_fx sees a namedtuple / dict subclass constructor as a call it cannot convert.",
           "", ("import",)),
+    Known("tvm-unsupported-op", TVM, "unsupported", r"AssertionError: Unsupported function (types|target)",
+          "The importer has no converter for this aten op or function, and says so.", "", ("import",)),
     Known("tvm-ep-python-scalar-output", ("tvm-ep",), "unsupported",
           r"Unsupported output type in exported graph output: <class '(int|float|bool)'>",
           "from_exported_program rejects Python int/float/bool outputs (constants, x.shape[d]).",
           "", ("import",)),
+    Known("tvm-fx-low-precision-params", ("tvm-fx",), "unsupported",
+          r"Unsupported data type for model parameters: (bfloat|float)N",
+          "from_fx rejects float16/bfloat16 parameters with a clear message.", "", ("import",)),
+    # -- TVM: known bugs (crashes) ----------------------------------------------------------
+    Known("tvm-ep-no-tensor-output", ("tvm-ep",), "bug", r"Exported graph produced no Relax outputs",
+          "A model whose output has no tensor (`return ()`, `return {}`, `return None`) cannot be "
+          "imported; eager and torch.export accept it.", "https://github.com/apache/tvm/issues/18337"),
+    Known("tvm-zero-size-input-strides", TVM, "bug", r"Mismatched [\w.]*strides on argument",
+          "A contiguous torch tensor with a 0-size dim is rejected at call time: DLPack's strides "
+          "for 0-size dims are not the compact ones TVM checks for."),
+    Known("tvm-fx-dict-output", ("tvm-fx",), "bug", r"but got `(ffi\.Map|Array\[index N: ffi\.Map)",
+          "from_fx crashes with an FFI type error on any dict (or OrderedDict / ModelOutput) output.",
+          "https://github.com/apache/tvm/pull/7088"),
+    Known("tvm-binary-op-no-type-promotion", TVM, "bug",
+          r"Binary operators must have the same datatype for both operands",
+          "Mixed-dtype arithmetic (e.g. uint8 // int16, float + bfloat16 constant) is not promoted as "
+          "PyTorch promotes; the importer emits an ill-typed op."),
+    Known("tvm-tuple-struct-info", TVM, "bug", r"The type of Tuple must be TupleType",
+          "InternalError on a single (or aliased) output with no_bind_return_tuple / unwrap options.",
+          "https://github.com/apache/tvm/issues/18338"),
+    Known("tvm-bool-scalar-build", TVM, "bug",
+          r"(LLVM module verification failed|MatchesCode\(DLDataTypeCode::kDLFloat\))",
+          "Build fails on graphs of bool values (comparisons of 0-d/bool inputs, bool parameters)."),
+    Known("tvm-zero-size-build", TVM, "bug", r"(Divide by zero|IndexError: Index N out of bounds N)",
+          "Build fails on ops over 0-size dims (cumsum, views of empty tensors)."),
+    Known("tvm-layer-norm-low-precision", TVM, "bug", r"layer_norm: only support float",
+          "InternalError at build for LayerNorm in bfloat16/float64 instead of a clean rejection."),
+    Known("tvm-dynamo-backend-failed", ("tvm-dynamo",), "bug", r"BackendCompilerFailed",
+          "relax_dynamo fails to compile a graph dynamo hands it (same causes as the importer crashes)."),
+    # -- TVM: known bugs (silently wrong results) -------------------------------------------
+    Known("tvm-int-reduction-not-promoted", TVM, "bug",
+          r"dtype: torch\.int64 -> torch\.\w+ @(sum|prod|cumsum)",
+          "sum/prod/cumsum of bool or small ints keep the input dtype; PyTorch returns int64.",
+          "https://github.com/apache/tvm/issues/20230"),
+    Known("tvm-arith-result-not-promoted", TVM, "bug",
+          r"dtype: torch\.\w+ -> torch\.\w+ @(add_scalar|add|sub|mul|floor_div|true_div)",
+          "Mixed-dtype arithmetic returns an operand's dtype instead of PyTorch's promoted one "
+          "(uint8 + 2.5 comes back uint8, uint8 // int16 comes back uint8): silently wrong values."),
+    Known("tvm-reduction-dtype", TVM, "bug", r"dtype: torch\.\w+ -> torch\.\w+ @(any|all|amax|argmax|mean)",
+          "Reductions return the wrong dtype (any/all not bool, mean(dtype=float64) ignored, argmax "
+          "not int64).", "https://github.com/apache/tvm/issues/20230"),
+    Known("tvm-float64-narrowed", TVM, "bug", r"dtype: torch\.float64 -> torch\.float32",
+          "float64 results come back float32 (linear/matmul/true_divide in float64)."),
+    Known("tvm-low-precision-widened", TVM, "bug", r"dtype: torch\.(float16|bfloat16) -> torch\.float32",
+          "float16/bfloat16 results come back float32 (linear in half precision)."),
+    Known("tvm-select-view-shape", TVM, "bug", r"/mismatch/shape @view",
+          "x[0] on a dim of size 1 comes back unsliced: shape (1, 3, 3, 2) where eager gives "
+          "(3, 3, 2). Silently wrong shape."),
+    Known("tvm-bfloat16-constant", TVM, "bug", r"Got unsupported ScalarType BFloatN",
+          "A bfloat16 constant or parameter crashes the importer (it goes through numpy, which has "
+          "no bfloat16)."),
+    Known("tvm-fx-python-bool-as-int", ("tvm-fx",), "bug", r"leaf_type: bool \w+ -> int",
+          "A Python bool output comes back as an int."),
+    # -- Torch-TensorRT 2.14.0: from reading its source; confirmed or corrected by the GPU
+    # -- nightly job (never run here: no GPU). ----------------------------------------------
+    Known("trt-none-output", TRT_EXPORT_PATHS, "bug", r"/crash/AttributeError: 'NoneType' object has no attribute 'target'",
+          "compile_module reads .target of every graph output, so a None output raises (fix PR #4640 open).",
+          "https://github.com/pytorch/TensorRT/pull/4640"),
+    Known("trt-literal-output", TRT_EXPORT_PATHS, "bug",
+          r"/crash/AttributeError: '(int|float|bool)' object has no attribute 'target'",
+          "A Python-constant output (x.shape[0]) hits the same unguarded output loop.",
+          "https://github.com/pytorch/TensorRT/pull/4640"),
+    Known("trt-scalar-output-as-tensor", TRT, "bug", r"/mismatch/leaf_type: (int|float|bool) .* -> Tensor",
+          "A scalar (SymInt) computed in an engine comes back as a tensor (fixed on main by PR #4628, "
+          "not in 2.14.0).", "https://github.com/pytorch/TensorRT/issues/4614"),
+    Known("trt-sym-size-output-rank", TRT, "bug", r"/mismatch/shape",
+          "A sym_size output is bound at rank 1 ([1]) where eager has rank 0. Broad: matches any shape "
+          "mismatch on TensorRT until confirmed on a GPU.", "https://github.com/pytorch/TensorRT/issues/4677"),
+    Known("trt-float64-output-truncated", TRT, "bug", r"/mismatch/dtype: torch\.float64 -> torch\.float32",
+          "Engine outputs are never float64 (fixed on main by PR #4630, not in 2.14.0).",
+          "https://github.com/pytorch/TensorRT/issues/4624"),
+    Known("trt-fast-partitioner-return-type", TRT_EXPORT_PATHS, "bug",
+          r"/mismatch/(container_type: (tuple|list)( -> (tuple|list))?|leaf_type: Tensor)",
+          "The return type changes with use_fast_partitioner: bare tensor vs 1-tuple.",
+          "https://github.com/pytorch/TensorRT/issues/2647"),
+    Known("trt-input-or-duplicate-output", TRT, "bug",
+          r"/crash/.*(cannot be both input and output|differ from number of outputs|index out of range)",
+          "Returning an input directly, or one output twice, fails.", "https://github.com/pytorch/TensorRT/issues/2561"),
 )
-
 
 def match(verdict: Verdict) -> Known | None:
     """The first row that explains this verdict, if any."""

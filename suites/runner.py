@@ -17,7 +17,7 @@ from typing import Any
 import torch
 from torch.utils import _pytree as pytree
 
-from strategies import Case, materialize
+from strategies import Case, Container, Ref, materialize
 
 from .backends.base import Backend, CompileContext, Contract, HarnessError
 from .oracle import compare
@@ -77,6 +77,8 @@ class Verdict:
     #: Documented structure changes seen on the way (e.g. a flat tuple re-assembled).
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
+    #: The op that computed the first differing leaf (mismatches), for the signature.
+    leaf_op: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -95,11 +97,15 @@ class Verdict:
     def error_pattern(self) -> str:
         """The error message with numbers, shapes and names of generated things masked,
         so that many examples of one bug share one signature."""
-        first = self.message.splitlines()[0] if self.message else ""
+        lines = [line.strip() for line in self.message.splitlines() if line.strip()]
+        # Wrappers (dynamo's BackendCompilerFailed) say "... raised:" and then the error.
+        while len(lines) > 1 and lines[0].endswith("raised:"):
+            lines = lines[1:]
+        first = lines[0] if lines else ""
         first = re.sub(r"0x[0-9a-f]+", "ADDR", first)
         first = re.sub(r"\b(v|x|s)\d+\b", "NAME", first)
         first = re.sub(r"\d+", "N", first)
-        return f"{self.error_type}: {first[:160]}"
+        return f"{self.error_type}: {first[:240]}"
 
     def signature(self) -> str:
         """backend/stage/outcome/what: one string per distinct bug."""
@@ -107,7 +113,7 @@ class Verdict:
             d = self.differences[0] if self.differences else {"kind": "?", "expected": "", "actual": ""}
             what = f"{d['kind']}: {d['expected']} -> {d['actual']}" if d["kind"] in ("dtype", "leaf_type",
                                                                                      "container_type") else d["kind"]
-            what = re.sub(r"\(.*\)", "", what)
+            what = re.sub(r"\(.*\)", "", what) + (f" @{self.leaf_op}" if self.leaf_op else "")
         else:
             what = self.error_pattern()
         return f"{self.backend}/{self.stage}/{self.outcome}/{what}"
@@ -148,6 +154,7 @@ def execute(backend: Backend, case: Case, options: dict[str, Any]) -> Verdict:
         if differences:
             verdict.outcome = "mismatch"
             verdict.differences = [d.to_dict() for d in differences]
+            verdict.leaf_op = _op_at(case, differences[0].path)
         elif backend.contract is Contract.NESTING:
             # Within the contract, but the user still sees other container types.
             changed = compare(expected, actual, contract=Contract.EXACT)
@@ -156,3 +163,26 @@ def execute(backend: Backend, case: Case, options: dict[str, Any]) -> Verdict:
     verdict.notes = ctx.notes
     verdict.seconds = time.perf_counter() - start
     return verdict
+
+
+_STEP = re.compile(r"\[(\d+)\]|\[(['\"])(.*?)\2\]|\.(\w+)")
+
+
+def _op_at(case: Case, path: str) -> str:
+    """The op of the value at an oracle path (``[0]['a'].f``) in the case's output tree."""
+    node = case.output
+    for match in _STEP.finditer(path):
+        if not isinstance(node, Container):
+            return ""
+        index, _, key, field_name = match.groups()
+        if index is not None:
+            position = int(index)
+        else:
+            name = key if key is not None else field_name
+            if name not in node.keys:
+                return ""
+            position = node.keys.index(name)
+        if position >= len(node.items):
+            return ""
+        node = node.items[position]
+    return case.values[node.index].op if isinstance(node, Ref) else ""

@@ -8,11 +8,16 @@ from suites.conformance import ConformanceFailure, conformance_property
 
 
 @pytest.mark.conformance
-def test_outputs_round_trip(backend, backend_spec, run_case, recorder):
+def test_outputs_round_trip(backend, backend_spec, run_case, recorder, request):
     """Structure, dtypes, shapes and values come back as eager PyTorch made them."""
-    check = conformance_property(backend, backend_spec, run_case, recorder)
+    keep_going = request.config.getoption("--keep-going")
+    check = conformance_property(backend, backend_spec, run_case, recorder, keep_going=keep_going)
     try:
         check()
     except ConformanceFailure as failure:  # Hypothesis re-raises the shrunk example's
         recorder.record_new(failure)
         raise
+    new = {sig: e for sig, e in recorder.new.items() if e["backend"] == backend.name}
+    if new:
+        pytest.fail(f"{len(new)} new findings (not shrunk: --keep-going):\n" + "\n".join(
+            f"  {e['count']}x {sig}\n    replay: {e['replay']}" for sig, e in new.items()))

@@ -1,0 +1,61 @@
+"""Replay one case on one backend: ``python -m suites.replay --backend NAME --case JSON``.
+
+Prints the outcome, every difference, and (with ``--source``) the standalone model.
+Exits 0 on pass or unsupported, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import warnings
+from pathlib import Path
+
+from strategies import case_from_json, to_source
+
+from .known import match
+from .runner import execute, load_backend
+from .worker import Worker
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m suites.replay", description=__doc__.splitlines()[0])
+    parser.add_argument("--backend", required=True, help="built-in name or package.module:ClassName")
+    parser.add_argument("--case", required=True, help="the case as JSON, or a path to a JSON file")
+    parser.add_argument("--options", default="{}", help="frontend options as JSON (default {})")
+    parser.add_argument("--isolate", action="store_true", help="run in a worker process (survives a segfault)")
+    parser.add_argument("--source", action="store_true", help="print the standalone model first")
+    args = parser.parse_args(argv)
+    warnings.simplefilter("ignore")
+    logging.disable(logging.WARNING)
+
+    text = Path(args.case).read_text() if not args.case.lstrip().startswith("{") else args.case
+    case = case_from_json(text)
+    options = json.loads(args.options)
+    if args.source:
+        print(to_source(case))
+    if args.isolate:
+        worker = Worker()
+        verdict = worker.run(args.backend, case, options)
+        worker.close()
+    else:
+        verdict = execute(load_backend(args.backend), case, options)
+    known = match(verdict)
+    print(f"backend:  {verdict.backend}\noutcome:  {verdict.outcome} (stage {verdict.stage or '-'})")
+    print(f"signature: {verdict.signature()}")
+    if known is not None:
+        print(f"known:    {known.id} ({known.kind}) {known.link}\n          {known.reason}")
+    for difference in verdict.differences:
+        d = difference
+        print(f"  {d['path'] or '<output>'}: {d['kind']} expected {d['expected']}, got {d['actual']} {d['detail']}")
+    for note in verdict.notes:
+        print(f"  note: {note}")
+    if verdict.message:
+        print(verdict.traceback or verdict.message)
+    return 0 if verdict.outcome in ("pass", "unsupported") or (known and known.kind == "unsupported") else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
