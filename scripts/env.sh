@@ -1,0 +1,14 @@
+# Sourced by the quick-start scripts: a virtual environment with everything the suite
+# needs on a CPU machine. torch is pinned first to the CPU wheel, so that nothing
+# later pulls a multi-GB CUDA build.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+VENV="${ROUNDTRIP_VENV:-.venv}"
+if [[ ! -x "$VENV/bin/python" ]]; then
+  python3.11 -m venv "$VENV"
+fi
+if ! "$VENV/bin/python" -c "import torch, tvm, hypothesis, xdist" >/dev/null 2>&1; then
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "torch==2.13.0"
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e ".[tvm,dev]"
+fi
+export PATH="$PWD/$VENV/bin:$PATH"

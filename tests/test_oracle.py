@@ -1,0 +1,67 @@
+"""The oracle names the leaf path and the difference, under each structure contract."""
+
+from __future__ import annotations
+
+import collections
+
+import pytest
+import torch
+
+from strategies import ModelOutput
+from suites.backends.base import Contract
+from suites.oracle import compare
+
+T = torch.arange(6, dtype=torch.float32).reshape(2, 3)
+NT = collections.namedtuple("NT", ["a", "b"])
+
+
+def kinds(expected, actual, contract=Contract.EXACT):
+    return [(d.path, d.kind) for d in compare(expected, actual, contract=contract)]
+
+
+def test_identical_trees_have_no_difference():
+    tree = {"a": (T, [T.int(), None]), "b": ModelOutput(x=T), "c": NT(T, 3), "d": 2.5}
+    assert compare(tree, tree) == []
+
+
+@pytest.mark.parametrize(
+    ("expected", "actual", "found"),
+    [
+        ((T,), [T], [("", "container_type")]),
+        (collections.OrderedDict(a=T), {"a": T}, [("", "container_type")]),
+        ({"a": T, "b": T}, {"b": T, "a": T}, [("", "keys")]),
+        ({"a": T}, {}, [("", "keys")]),
+        ((T, T), (T,), [("", "arity")]),
+        ((T, None), (T,), [("", "arity")]),
+        (T, (T,), [("", "leaf_type")]),  # a 1-tuple where a bare tensor was returned
+        ({"a": [T]}, {"a": [T.double()]}, [("['a'][0]", "dtype")]),
+        (NT(T, T), NT(T, T[:1]), [(".b", "shape")]),
+        ((3,), (torch.tensor(3),), [("[0]", "leaf_type")]),
+        ((True,), (1,), [("[0]", "leaf_type")]),
+        ((None,), (T,), [("[0]", "leaf_type")]),
+        ((T,), (T + 1e-3,), [("[0]", "values")]),
+        ((T.long(),), (T.long() + 1,), [("[0]", "values")]),
+    ],
+)
+def test_differences_name_path_and_kind(expected, actual, found):
+    assert kinds(expected, actual) == found
+
+
+def test_nan_equals_nan_and_tolerance_is_dtype_aware():
+    nan = torch.tensor([float("nan"), 1.0])
+    assert compare(nan, nan.clone()) == []
+    half = torch.tensor([100.0], dtype=torch.float16)
+    assert compare(half, half + 0.5) == []  # within float16's tolerance
+    assert kinds(half.float(), half.float() + 0.5) == [("", "values")]
+
+
+def test_nesting_contract_accepts_other_sequence_types_but_not_other_nesting():
+    expected = {"a": (T, [T]), "b": T}
+    assert compare(expected, ((T, (T,)), T), contract=Contract.NESTING) == []
+    assert kinds(expected, (T, (T,), T), contract=Contract.NESTING) == [("", "arity")]
+    assert kinds(expected, ((T, T), T), contract=Contract.NESTING) == [("['a'][1]", "container_type")]
+
+
+def test_message_says_expected_and_actual():
+    (difference,) = compare({"logits": T.long()}, {"logits": T.int()})
+    assert str(difference) == "['logits']: dtype differs: expected torch.int64, got torch.int32"

@@ -1,0 +1,69 @@
+"""Isolation: a segfault or a hang inside a backend becomes a finding, the worker
+restarts, and the session goes on. Also: the reference backend raises no false alarm."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import seed, settings
+
+from strategies import Case, Container, Input, Ref, Value, cases
+from suites.conformance import ConformanceFailure, Recorder, conformance_property
+from suites.runner import execute, load_backend
+from suites.worker import Worker
+
+SCALAR = Input("x0", "float32", ())
+VALUE = Value("input", ("x0",), (), "float32", (), None)
+LIST_CASE = Case((SCALAR,), (VALUE,), Container("list", (Ref(0),)))
+DICT_CASE = Case((SCALAR,), (VALUE,), Container("dict", (Ref(0),), ("a",)))
+BARE_CASE = Case((SCALAR,), (VALUE,), Ref(0))
+
+
+@pytest.fixture
+def worker():
+    w = Worker(timeout=20)
+    yield w
+    w.close()
+
+
+def test_segfault_is_a_crash_and_the_worker_restarts(worker):
+    verdict = worker.run("tests.harness_backends:Segfault", LIST_CASE, {})
+    assert verdict.outcome == "crash" and "SIGSEGV" in verdict.message, verdict
+    assert worker.restarts == 1
+    assert worker.run("tests.harness_backends:Segfault", BARE_CASE, {}).outcome == "pass"
+
+
+def test_hang_is_a_hang_after_the_time_limit(worker):
+    verdict = worker.run("tests.harness_backends:Hang", DICT_CASE, {}, timeout=3)
+    assert verdict.outcome == "hang", verdict
+    assert worker.run("tests.harness_backends:Hang", BARE_CASE, {}).outcome == "pass"
+
+
+def test_crash_found_through_the_worker_is_shrunk(worker):
+    backend = load_backend("tests.harness_backends:Segfault")
+    check = seed(1)(settings(max_examples=200, database=None, deadline=None)(conformance_property(
+        backend, "tests.harness_backends:Segfault",
+        lambda case, options: worker.run("tests.harness_backends:Segfault", case, options), Recorder())))
+    with pytest.raises(ConformanceFailure) as info:
+        check()
+    case = info.value.case
+    assert info.value.verdict.outcome == "crash"
+    assert case.output == Container("list", ()), case  # the smallest list: empty
+
+
+def test_harness_bug_is_not_reported_as_a_backend_bug(worker):
+    from suites.backends.base import HarnessError
+
+    with pytest.raises(HarnessError):
+        worker.run("no.such.module:Backend", BARE_CASE, {})
+
+
+def test_reference_has_no_false_positives():
+    """500 generated cases through torch.export and back: no finding at all."""
+    backend = load_backend("reference")
+    recorder = Recorder()
+    check = settings(max_examples=500, database=None, deadline=None, derandomize=True)(
+        conformance_property(backend, "reference", lambda case, options: execute(backend, case, options),
+                             recorder, cases(exportable=True)))
+    check()
+    outcomes = {o: n for (_, o), n in recorder.outcomes.items()}
+    assert outcomes == {"pass": 500}, outcomes
