@@ -92,6 +92,17 @@ def run_case(request: pytest.FixtureRequest, backend_spec: str):
 
 
 @pytest.fixture
+def run_case_for(request: pytest.FixtureRequest):
+    """Like ``run_case``, for a backend named at run time (the corpus replay)."""
+    if request.config.getoption("--no-isolation"):
+        from suites.runner import execute, load_backend
+
+        return lambda spec: lambda case, options: execute(load_backend(spec), case, options)
+    w = request.getfixturevalue("worker")
+    return lambda spec: lambda case, options: w.run(spec, case, options)
+
+
+@pytest.fixture
 def recorder(request: pytest.FixtureRequest):
     return request.config._roundtrip_recorder
 

@@ -7,7 +7,7 @@ as it is, no container.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, Callable
 
 from hypothesis import strategies as st
@@ -110,27 +110,44 @@ def output_trees(
     return draw_tree()
 
 
+def _operand_candidates(arity: int, names: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    if arity == 0:
+        return ((),)
+    if arity == 1:
+        return tuple((n,) for n in names)
+    return tuple((a, b) for a in names for b in names)
+
+
 def _operand_choices(op_name: str, types: dict[str, TensorType]) -> list[tuple[str, ...]]:
     op = OPS[op_name]
-    names = list(types)
-    candidates: list[tuple[str, ...]]
-    if op.arity == 0:
-        candidates = [()]
-    elif op.arity == 1:
-        candidates = [(n,) for n in names]
-    else:
-        candidates = [(a, b) for a in names for b in names]
     return [
         c
-        for c in candidates
+        for c in _operand_candidates(op.arity, tuple(types))
         if op.accepts(*(types[n] for n in c)) and (op.complex_ok or not any(types[n].is_complex for n in c))
     ]
 
 
+def _draw_stable(draw: Callable, every: Sequence[Any], allowed: Collection[Any]) -> Any:
+    """A uniform choice among ``allowed`` (a subset of ``every``) that shrinks stably.
+
+    ``sampled_from(allowed)`` indexes a list that depends on the inputs (and draws
+    nothing for one item), so when the shrinker simplified or deleted an input, the same
+    choices named another op or operands and the shrink was rejected: cases kept unused
+    inputs and float16 where float32 would do. The first choice here indexes ``every``,
+    which does not depend on the inputs; only a miss falls back to indexing ``allowed``.
+    Hit, or miss then fallback: each allowed item still has probability 1/len(allowed).
+    """
+    first = every[draw(st.integers(0, len(every) - 1))]
+    if first in allowed:
+        return first
+    ordered = [e for e in every if e in allowed]
+    return ordered[draw(st.integers(0, len(ordered) - 1))]
+
+
 @st.composite
 def _value(draw: Callable, types: dict[str, TensorType], offered: dict[str, list[tuple[str, ...]]]) -> Value:
-    op_name = draw(st.sampled_from(list(offered)))
-    operands = draw(st.sampled_from(offered[op_name]))
+    op_name = _draw_stable(draw, tuple(OPS), offered)
+    operands = _draw_stable(draw, _operand_candidates(OPS[op_name].arity, tuple(types)), offered[op_name])
     operand_types = tuple(types[n] for n in operands)
     draw_attrs = OPS[op_name].draw_attrs
     attrs = draw_attrs(draw, operand_types) if draw_attrs else {}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from reports.corpus import save_finding
 from suites.conformance import ConformanceFailure, conformance_property
 
 
@@ -16,7 +17,8 @@ def test_outputs_round_trip(backend, backend_spec, run_case, recorder, request):
         check()
     except ConformanceFailure as failure:  # Hypothesis re-raises the shrunk example's
         recorder.record_new(failure)
-        raise
+        entry = save_finding(failure)
+        raise AssertionError(f"{failure}\n  corpus entry: {entry} (reproducer: {entry / 'repro.py'})") from None
     new = {sig: e for sig, e in recorder.new.items() if e["backend"] == backend.name}
     if new:
         pytest.fail(f"{len(new)} new findings (not shrunk: --keep-going):\n" + "\n".join(

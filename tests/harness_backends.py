@@ -135,6 +135,14 @@ for _name in DISTORTIONS:
     __all__.append(_cls.__name__)
 
 
+# A standalone reproducer for one distortion, so the corpus self-test can run it.
+globals()["Int64ToInt32"].reproducer = """
+def compile_and_run(model, args, kwargs, options):
+    narrow = lambda t: t.to(torch.int32) if isinstance(t, torch.Tensor) and t.dtype == torch.int64 else t
+    return pytree.tree_map(narrow, model(*args, **kwargs))
+"""
+
+
 def distorting_backend(name: str) -> Distorting:
     return next(cls for cls in Distorting.__subclasses__() if cls.distortion == name)()
 

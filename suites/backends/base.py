@@ -84,6 +84,13 @@ class Backend:
     requires: ClassVar[tuple[str, ...]] = ()
     #: The distribution whose version identifies the frontend in reports.
     distribution: ClassVar[str] = "torch"
+    #: Standalone source of ``compile_and_run(model, args, kwargs, options)`` returning
+    #: the outputs as torch objects: pasted into corpus reproducers, which need only
+    #: torch and the frontend. Keep it in step with ``compile``/``run``.
+    reproducer: ClassVar[str] = (
+        "def compile_and_run(model, args, kwargs, options):\n"
+        "    raise SystemExit('this backend has no standalone reproducer: use python -m suites.replay')\n"
+    )
 
     def unavailable_reason(self) -> str | None:
         """Why this backend cannot run here, or ``None`` when it can."""

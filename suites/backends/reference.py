@@ -14,6 +14,10 @@ class ExportRoundTrip(Backend):
 
     name = "reference"
     contract = Contract.EXACT
+    reproducer = """
+def compile_and_run(model, args, kwargs, options):
+    return torch.export.export(model, args, kwargs).module()(*args, **kwargs)
+"""
 
     def compile(self, ctx: CompileContext) -> Any:
         return ctx.exported().module()
@@ -27,6 +31,10 @@ class Eager(Backend):
 
     name = "eager"
     contract = Contract.EXACT
+    reproducer = """
+def compile_and_run(model, args, kwargs, options):
+    return model(*args, **kwargs)
+"""
 
     def compile(self, ctx: CompileContext) -> Any:
         return ctx.model

@@ -175,6 +175,19 @@ class _TrtBackend(Backend):
     requires = ("torch_tensorrt", "tensorrt")
     distribution = "torch-tensorrt"
     _option_names: tuple[str, ...] = tuple(OPTIONS)
+    # The corpus reproducer: the dynamo path (the save/load and ExportedProgram entries
+    # reproduce through it too; their replay in the suite takes their own path).
+    reproducer = """
+def compile_and_run(model, args, kwargs, options):
+    import torch_tensorrt
+
+    def move(tree, device):
+        return pytree.tree_map(lambda t: t.to(device) if isinstance(t, torch.Tensor) else t, tree)
+
+    model, args, kwargs = model.cuda(), move(args, "cuda"), move(kwargs, "cuda")
+    compiled = torch_tensorrt.compile(model, ir="dynamo", arg_inputs=list(args), kwarg_inputs=kwargs, **options)
+    return move(compiled(*args, **kwargs), "cpu")
+"""
 
     def unavailable_reason(self) -> str | None:
         if not torch.cuda.is_available():
@@ -234,6 +247,8 @@ class TrtDynamo(_TrtBackend):
 class TrtTorchCompile(_TrtBackend):
     name = "trt-torch-compile"
     _option_names = _TORCH_COMPILE_OPTIONS
+    reproducer = _TrtBackend.reproducer.replace(
+        'ir="dynamo", arg_inputs=list(args), kwarg_inputs=kwargs', 'ir="torch_compile"')
 
     def compile(self, ctx: CompileContext) -> Any:
         torch_tensorrt = self._import(ctx)

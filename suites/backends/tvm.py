@@ -99,9 +99,48 @@ def _flat_inputs(ctx: CompileContext, in_spec: Any) -> list[Any]:
     return list(tree_flatten_spec((ctx.args, ctx.kwargs), in_spec))
 
 
+_REPRO_COMMON = """
+import tvm
+import tvm_ffi
+from tvm import relax
+
+
+def to_torch(value):
+    if isinstance(value, tvm.runtime.Tensor):
+        return torch.from_dlpack(value).clone()
+    if isinstance(value, (tvm_ffi.Array, tuple, list)):
+        return tuple(to_torch(v) for v in value)
+    return value
+
+
+def build(mod, options):
+    params = []
+    if options.get("keep_params_as_input"):
+        mod, detached = relax.frontend.detach_params(mod)
+        params = list(detached.get("main", []))
+    return relax.VirtualMachine(relax.build(mod, target="llvm"), tvm.cpu()), params
+"""
+
+
 class TvmExportedProgram(_TvmBackend):
     name = "tvm-ep"
     contract = Contract.FLAT
+    reproducer = _REPRO_COMMON + """
+
+def compile_and_run(model, args, kwargs, options):
+    from torch.fx._pytree import tree_flatten_spec
+    from tvm.relax.frontend.torch import from_exported_program
+
+    exported = torch.export.export(model, args, kwargs)
+    vm, params = build(from_exported_program(exported, **options), options)
+    inputs = [tvm.runtime.from_dlpack(t.contiguous()) for t in tree_flatten_spec((args, kwargs), exported.call_spec.in_spec)]
+    raw = to_torch(vm["main"](*inputs, *params))
+    leaves = list(raw) if isinstance(raw, tuple) else [raw]
+    # from_exported_program returns a flat tuple: re-assemble it as a user would.
+    if len(leaves) != exported.call_spec.out_spec.num_leaves:
+        return raw
+    return pytree.tree_unflatten(leaves, exported.call_spec.out_spec)
+"""
 
     def option_strategy(self) -> st.SearchStrategy[dict[str, Any]]:
         return self._importer_options().flatmap(
@@ -136,6 +175,17 @@ class TvmExportedProgram(_TvmBackend):
 class TvmFx(_TvmBackend):
     name = "tvm-fx"
     contract = Contract.NESTING
+    reproducer = _REPRO_COMMON + """
+
+def compile_and_run(model, args, kwargs, options):
+    from tvm.relax.frontend.torch import from_fx
+
+    graph_module = torch.fx.symbolic_trace(model)
+    inputs = [*args, *kwargs.values()]  # placeholders: the forward's parameters, in order
+    info = [(tuple(t.shape), str(t.dtype).removeprefix("torch.")) for t in inputs]
+    vm, params = build(from_fx(graph_module, info, **options), options)
+    return to_torch(vm["main"](*[tvm.runtime.from_dlpack(t.contiguous()) for t in inputs], *params))
+"""
 
     def option_strategy(self) -> st.SearchStrategy[dict[str, Any]]:
         return self._importer_options()
@@ -167,6 +217,12 @@ class TvmFx(_TvmBackend):
 class TvmDynamo(_TvmBackend):
     name = "tvm-dynamo"
     contract = Contract.EXACT
+    reproducer = """
+def compile_and_run(model, args, kwargs, options):
+    from tvm.relax.frontend.torch import relax_dynamo
+
+    return torch.compile(model, backend=relax_dynamo())(*args, **kwargs)
+"""
 
     def compile(self, ctx: CompileContext) -> Any:
         from tvm.relax.frontend.torch import relax_dynamo

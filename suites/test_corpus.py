@@ -1,0 +1,42 @@
+"""Replay the regression corpus: ``pytest suites/test_corpus.py``.
+
+An entry still open upstream is a strict expected failure, so an upstream fix shows
+up as an unexpected pass; a fixed one must pass; an entry for a frontend that is not
+installed here is skipped with the reason. An unreadable entry fails alone, naming
+the file and the field, and the rest still replays.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reports.corpus import CorpusError, load_entries
+from suites.runner import load_backend
+
+
+def _params():
+    for item in load_entries():
+        if isinstance(item, CorpusError):
+            yield pytest.param(item, id=f"unreadable:{str(item).split(':')[0].split('/')[-2]}")
+            continue
+        marks = []
+        if item.meta["status"] == "open":
+            marks.append(pytest.mark.xfail(strict=True, reason=f"open upstream: {item.meta['headline']}"))
+        yield pytest.param(item, id=item.id, marks=marks)
+
+
+@pytest.mark.parametrize("entry", list(_params()))
+def test_corpus_entry(entry, run_case_for):
+    if isinstance(entry, CorpusError):
+        pytest.fail(str(entry))
+    meta = entry.meta
+    backend = load_backend(meta["backend"])
+    reason = backend.unavailable_reason()
+    if reason:
+        pytest.skip(reason)
+    if meta["status"] == "unverified":
+        pytest.skip("never checked on this frontend's hardware; the GPU job sets its status")
+    verdict = run_case_for(meta["backend"])(entry.case, meta["options"])
+    assert verdict.outcome in ("pass", "unsupported"), (
+        f"{entry.id}: {verdict.outcome}: {verdict.headline()}\n  signature {verdict.signature()}"
+        f"\n  (recorded as {meta['signature']})")

@@ -1,0 +1,80 @@
+"""The corpus end to end: a failure found by the real suite lands as one entry with a
+standalone reproducer that exits 1; replay, the report and bad files behave."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reports.corpus import CorpusError, load_entries, render_report
+
+ROOT = Path(__file__).parent.parent
+BACKEND = "tests.harness_backends:Int64ToInt32"
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory):
+    """Run the real suite against a distorting backend, twice, into a temp corpus."""
+    directory = tmp_path_factory.mktemp("corpus")
+    env = {**os.environ, "ROUNDTRIP_CORPUS": str(directory), "ROUNDTRIP_PROFILE": "dev"}
+    for _ in range(2):
+        run = subprocess.run(
+            [sys.executable, "-m", "pytest", "suites/test_conformance.py", "-p", "no:xdist", "-q",
+             "--backend", BACKEND, "--hypothesis-seed=1", "-p", "no:cacheprovider"],
+            cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+        assert run.returncode == 1, run.stdout[-3000:]
+        assert "corpus entry:" in run.stdout
+    return directory
+
+
+def test_one_entry_per_bug_counted(corpus):
+    (entry,) = load_entries(corpus)
+    assert entry.meta["count"] == 2
+    assert entry.meta["outcome"] == "mismatch" and entry.meta["status"] == "open"
+    assert "dtype: torch.int64 -> torch.int32" in entry.meta["signature"]
+
+
+def test_reproducer_runs_standalone_and_exits_1(corpus, tmp_path):
+    (entry,) = load_entries(corpus)
+    script = tmp_path / "repro.py"
+    script.write_text((entry.path / "repro.py").read_text())
+    run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=120, env={**os.environ, "PYTHONPATH": ""})
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "expected torch.int64" in run.stdout and "BUG REPRODUCES" in run.stdout
+
+
+def test_report_renders_markdown(corpus):
+    (entry,) = load_entries(corpus)
+    report = render_report(entry)
+    assert report.startswith("# [tests.harness_backends:Int64ToInt32] mismatch:")
+    for section in ("## Environment", "## Expected vs actual", "## Reproducer", "torch: 2.13"):
+        assert section in report
+
+
+def test_corrupt_entries_name_file_and_field_and_the_rest_loads(corpus, tmp_path):
+    good = next(p for p in corpus.iterdir() if p.is_dir())
+    for name, edit in [("no-status", lambda m: m.pop("status")), ("bad-count", lambda m: m.update(count="2"))]:
+        bad = tmp_path / name
+        bad.mkdir()
+        meta = json.loads((good / "meta.json").read_text())
+        edit(meta)
+        (bad / "meta.json").write_text(json.dumps(meta))
+        (bad / "case.json").write_text((good / "case.json").read_text())
+    (tmp_path / "truncated").mkdir()
+    (tmp_path / "truncated" / "meta.json").write_text("{")
+    copy = tmp_path / "good"
+    copy.mkdir()
+    for f in ("meta.json", "case.json", "repro.py"):
+        (copy / f).write_text((good / f).read_text())
+    found = {str(x).split(":")[0].split("/")[-2] if isinstance(x, CorpusError) else x.path.name: x
+             for x in load_entries(tmp_path)}
+    assert not isinstance(found["good"], CorpusError)
+    assert "field 'status'" in str(found["no-status"])
+    assert "field 'count'" in str(found["bad-count"])
+    assert "cannot be read as JSON" in str(found["truncated"])
