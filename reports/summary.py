@@ -32,11 +32,14 @@ def _rows(recorder: Any) -> list[list[str]]:
         counts = [recorder.outcomes.get((b, o), 0) for o in OUTCOMES]
         known_bugs = sum(n for (kb, _, kind), n in recorder.known.items() if kb == b and kind == "bug")
         new = sum(1 for e in recorder.new.values() if e["backend"] == b)
-        rows.append([b, *map(str, counts), str(known_bugs), str(new)])
+        seconds = recorder.seconds.get(b, 0.0)
+        rate = f"{60 * sum(counts) / seconds:.0f}" if seconds else "-"
+        rows.append([b, *map(str, counts), str(known_bugs), str(new), rate])
     return rows
 
 
-_HEADER = ["backend", *OUTCOMES, "known bugs", "new findings"]
+# cases/min: cases per minute of pipeline time in the worker (materialize to judge).
+_HEADER = ["backend", *OUTCOMES, "known bugs", "new findings", "cases/min"]
 
 
 def outcome_table(recorder: Any) -> str:

@@ -69,11 +69,14 @@ class Recorder:
     known: Counter = field(default_factory=Counter)
     new: dict[str, dict[str, Any]] = field(default_factory=dict)
     deviations: Counter = field(default_factory=Counter)
+    #: backend -> seconds spent in the pipeline (materialize to judge), for throughput
+    seconds: Counter = field(default_factory=Counter)
     #: backend -> feature -> outcome -> count (features: container kinds, dtypes, special leaves)
     features: dict[str, dict[str, Counter]] = field(default_factory=dict)
 
     def record(self, case: Case, verdict: Verdict, known: Known | None) -> None:
         self.outcomes[(verdict.backend, verdict.outcome)] += 1
+        self.seconds[verdict.backend] += verdict.seconds
         if known is not None:
             self.known[(verdict.backend, known.id, known.kind)] += 1
         for note in verdict.notes:
@@ -98,6 +101,7 @@ class Recorder:
             "new": self.new,
             "deviations": [[b, d, n] for (b, d), n in sorted(self.deviations.items())],
             "features": {b: {f: dict(c) for f, c in fs.items()} for b, fs in self.features.items()},
+            "seconds": dict(self.seconds),
         }
 
     def merge(self, data: dict[str, Any]) -> None:
@@ -109,6 +113,7 @@ class Recorder:
             self.new.setdefault(sig, {**entry, "count": 0})["count"] += entry["count"]
         for b, d, n in data["deviations"]:
             self.deviations[(b, d)] += n
+        self.seconds.update(data["seconds"])
         for b, fs in data["features"].items():
             for f, c in fs.items():
                 self.features.setdefault(b, {}).setdefault(f, Counter()).update(c)

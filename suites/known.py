@@ -11,6 +11,7 @@ outcome; rows of kind ``bug`` are real bugs (crash, hang or mismatch) already on
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -143,8 +144,20 @@ KNOWN: tuple[Known, ...] = (
           "Returning an input directly, or one output twice, fails.", "https://github.com/pytorch/TensorRT/issues/2561"),
 )
 
+@functools.cache
+def _corpus_rows() -> tuple[Known, ...]:
+    """Open corpus entries are known bugs too: one signature each, matched exactly."""
+    from reports.corpus import CorpusError, load_entries
+
+    return tuple(
+        Known(e.id, (e.meta["backend"],), "bug", f"^{re.escape(e.meta['signature'])}$", e.meta["headline"],
+              " ".join(e.meta["upstream"]))
+        for e in load_entries() if not isinstance(e, CorpusError) and e.meta["status"] == "open"
+    )
+
+
 def match(verdict: Verdict) -> Known | None:
-    """The first row that explains this verdict, if any."""
+    """The first row (of the table, then of the corpus) that explains this verdict."""
     if verdict.outcome == "pass":
         return None
-    return next((row for row in KNOWN if row.matches(verdict)), None)
+    return next((row for row in (*KNOWN, *_corpus_rows()) if row.matches(verdict)), None)
