@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from strategies import ModelOutput
 from suites.backends import tensorrt as trt
 from suites.backends.base import CompileContext, Contract, HarnessError
-from suites.known_tensorrt import TENSORRT_KNOWN
+from suites.known import KNOWN, match
 from suites.oracle import compare
 from suites.runner import BUILTIN_BACKENDS, Verdict, load_backend
 
@@ -391,18 +391,17 @@ def test_adapter_calls_match_the_2_14_api(cls, fake_trt):
 # --- Known-bug table ----------------------------------------------------------------
 
 
+TRT_ROWS = [row for row in KNOWN if row.id.startswith("trt-")]
+
+
 def test_known_bug_entries_are_well_formed():
-    ids = [entry["id"] for entry in TENSORRT_KNOWN]
-    assert len(ids) == len(set(ids))
-    for entry in TENSORRT_KNOWN:
-        assert set(entry) == {"id", "backends", "kind", "status", "outcome", "pattern", "link", "reason"}
-        assert entry["backends"] and set(entry["backends"]) <= set(NAMES)
-        assert entry["kind"] == "bug"
-        assert entry["status"] in ("open", "fixed-upstream-not-released")
-        assert entry["outcome"] in ("crash", "mismatch")
-        assert re.fullmatch(r"https://github\.com/pytorch/TensorRT/(issues|pull)/\d+", entry["link"])
-        re.compile(entry["pattern"])
-        assert "\n" not in entry["reason"]
+    ids = [row.id for row in TRT_ROWS]
+    assert len(ids) == len(set(ids)) and ids
+    for row in TRT_ROWS:
+        assert row.backends and set(row.backends) <= set(NAMES)
+        assert row.kind == "bug"
+        assert re.fullmatch(r"https://github\.com/pytorch/TensorRT/(issues|pull)/\d+", row.link)
+        re.compile(row.pattern)
 
 
 def _crash(error_type: str, message: str) -> Verdict:
@@ -433,8 +432,8 @@ _T = torch.ones(2)
      _crash("RuntimeError", "Specified output dtypes (3) differ from number of outputs (2)")),
 ])
 def test_known_bug_patterns_match_their_symptom(bug, verdict):
-    (entry,) = [e for e in TENSORRT_KNOWN if e["id"] == bug]
-    assert re.search(entry["pattern"], verdict.signature()), verdict.signature()
+    known = match(verdict)
+    assert known is not None and known.id == bug, verdict.signature()
 
 
 @pytest.mark.parametrize("verdict", [
@@ -445,4 +444,4 @@ def test_known_bug_patterns_match_their_symptom(bug, verdict):
     _crash("AttributeError", "'Tensor' object has no attribute 'foo'"),
 ], ids=["dict-to-tuple", "values", "int-values", "float32-to-half", "other-attribute-error"])
 def test_known_bug_patterns_leave_other_symptoms_alone(verdict):
-    assert not [e["id"] for e in TENSORRT_KNOWN if re.search(e["pattern"], verdict.signature())]
+    assert match(verdict) is None, verdict.signature()
