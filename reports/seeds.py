@@ -46,7 +46,7 @@ class Seed:
 
 SEEDS = (
     Seed("tvm-18337-none-output", "tvm-ep",
-         _case(X23, [("add_scalar", ("x0",), {"value": 1}), ("const", (), {"value": None})], TUPLE(Ref(0), Ref(1))),
+         _case(X23, [("add_scalar", ("x0",), {"value": 1}), ("none", (), {})], TUPLE(Ref(0), Ref(1))),
          ("https://github.com/apache/tvm/issues/18337", "https://github.com/apache/tvm/pull/18359")),
     Seed("tvm-20230-mean-dtype-float64", "tvm-ep",
          _case(X23, [("mean", ("x0",), {"dim": 1, "keepdim": False, "to_float64": True})], Ref(0)),
@@ -75,7 +75,7 @@ SEEDS = (
          ("https://github.com/pytorch/pytorch/pull/189699",)),
     # Torch-TensorRT: runnable only on a CUDA GPU with TensorRT; the GPU job re-checks.
     Seed("trt-4640-none-output", "trt-dynamo",
-         _case(X23, [("add_scalar", ("x0",), {"value": 1}), ("const", (), {"value": None})], TUPLE(Ref(0), Ref(1))),
+         _case(X23, [("add_scalar", ("x0",), {"value": 1}), ("none", (), {})], TUPLE(Ref(0), Ref(1))),
          ("https://github.com/pytorch/TensorRT/pull/4640",), (("min_block_size", 1), ("pass_through_build_failures", True))),
     Seed("trt-4614-shape-int-output", "trt-dynamo",
          _case(X23, [("add_scalar", ("x0",), {"value": 1}), ("shape", ("x0",), {"dim": 0})], TUPLE(Ref(0), Ref(1))),

@@ -146,7 +146,10 @@ def _draw_stable(draw: Callable, every: Sequence[Any], allowed: Collection[Any])
 
 @st.composite
 def _value(draw: Callable, types: dict[str, TensorType], offered: dict[str, list[tuple[str, ...]]]) -> Value:
-    op_name = _draw_stable(draw, tuple(OPS), offered)
+    # Family first, then the op: each family is as likely as the next however many ops
+    # it has, so the few special leaves (None, constants) are not drowned by arithmetic.
+    family = _draw_stable(draw, FAMILIES, {OPS[name].family for name in offered})
+    op_name = _draw_stable(draw, tuple(name for name in OPS if OPS[name].family == family), offered)
     operands = _draw_stable(draw, _operand_candidates(OPS[op_name].arity, tuple(types)), offered[op_name])
     operand_types = tuple(types[n] for n in operands)
     draw_attrs = OPS[op_name].draw_attrs

@@ -150,12 +150,7 @@ def _dim_args(attrs: dict) -> str:
 
 # -- the special leaves ---------------------------------------------------------------
 
-_CONSTANTS = st.one_of(
-    st.none(),
-    st.integers(-3, 3),
-    st.sampled_from([0.5, -1.25, 2.0]),
-    st.booleans(),
-)
+_CONSTANTS = {"int": st.integers(-3, 3), "float": st.sampled_from([0.5, -1.25, 2.0]), "bool": st.booleans()}
 
 _VIEWS = {
     "slice_last": ("x[..., :1]", lambda t: t.rank >= 1),
@@ -262,9 +257,14 @@ def _build() -> dict[str, Op]:
         Op("input", "leaf", 1, _any, lambda o, a, s: o[0], complex_ok=True),
         Op("view", "leaf", 1, lambda t: any(ok(t) for _, ok in _VIEWS.values()),
            lambda o, a, s: _VIEWS[a["kind"]][0].replace("x", o[0]), _draw_view, complex_ok=True),
-        Op("const", "leaf", 0, _any, lambda o, a, s: repr(a["value"]),
-           lambda draw, t: {"value": draw(_CONSTANTS)}),
-        Op("shape", "leaf", 1, lambda t: t.rank >= 1, lambda o, a, s: f"{o[0]}.shape[{a['dim']}]",
+        # Outputs that are not tensors: their own family, so they are drawn often.
+        Op("none", "special", 0, _any, lambda o, a, s: "None"),
+        *[
+            Op(f"const_{kind}", "special", 0, _any, lambda o, a, s: repr(a["value"]),
+               lambda draw, t, values=values: {"value": draw(values)})
+            for kind, values in _CONSTANTS.items()
+        ],
+        Op("shape", "special", 1, lambda t: t.rank >= 1, lambda o, a, s: f"{o[0]}.shape[{a['dim']}]",
            _draw_dim(lambda t: list(range(t.rank)), keepdim=False), complex_ok=True),
         Op("parameter", "leaf", 0, _any, lambda o, a, s: s, _draw_param,
            state=lambda t, a: f"torch.nn.Parameter({_empty(a['shape'], a['dtype'])})"),

@@ -10,15 +10,17 @@ tolerances: the same program on the same machine has no excuse to differ.
 from __future__ import annotations
 
 import collections
-import math
+import functools
 import os
+import shlex
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from random import Random
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 import torch
@@ -69,7 +71,11 @@ KIND_CLASS: dict[str, type] = {
 
 
 def replay_hint(case: Case) -> str:
-    return f"replay: strategies.materialize(strategies.case_from_json({case_to_json(case)!r}))"
+    """The one command that rebuilds the case and prints its eager output."""
+    code = (
+        f"import strategies as s; m, a, k = s.materialize(s.case_from_json({case_to_json(case)!r})); print(m(*a, **k))"
+    )
+    return f"replay: python -c {shlex.quote(code)}"
 
 
 # -- comparing output trees -------------------------------------------------------------
@@ -84,7 +90,7 @@ def _children(obj: Any) -> list[tuple[KeyEntry, Any]] | None:
     if isinstance(obj, dict):
         return [(MappingKey(k), v) for k, v in obj.items()]
     if _is_namedtuple(obj):
-        return [(GetAttrKey(f), v) for f, v in zip(obj._fields, obj)]
+        return [(GetAttrKey(f), v) for f, v in zip(obj._fields, obj, strict=True)]
     if isinstance(obj, (list, tuple)):
         return [(SequenceKey(i), v) for i, v in enumerate(obj)]
     return None
@@ -152,7 +158,7 @@ def assert_same_output(expected: Any, actual: Any, *, strict_types: bool = True,
     expected_keys = [k for k, _ in expected_items]
     actual_keys = [k for k, _ in actual_items]
     assert expected_keys == actual_keys, f"{where}: expected keys {expected_keys}, got {actual_keys}"
-    for (key, e), (_, a) in zip(expected_items, actual_items):
+    for (key, e), (_, a) in zip(expected_items, actual_items, strict=True):
         assert_same_output(e, a, strict_types=strict_types, path=(*path, key))
 
 
@@ -169,7 +175,9 @@ def assert_matches_spec(case: Case, node: Tree, out: Any, seen: dict[int, Any], 
     if isinstance(node, Ref):
         value = case.values[node.index]
         if value.pytype is None:
-            assert isinstance(out, torch.Tensor), f"{where}: spec says tensor v{node.index}, eager gave {_describe(out)}"
+            assert isinstance(out, torch.Tensor), (
+                f"{where}: spec says tensor v{node.index}, eager gave {_describe(out)}"
+            )
             recorded = (value.dtype, value.shape)
             actual = (str(out.dtype).removeprefix("torch."), tuple(out.shape))
             assert recorded == actual, (
@@ -198,7 +206,7 @@ def assert_matches_spec(case: Case, node: Tree, out: Any, seen: dict[int, Any], 
     )
     if node.kind in ("dict", "ordered_dict", "model_output", "plain_dict_subclass"):
         assert list(out.keys()) == list(node.keys), f"{where}: expected keys {list(node.keys)}, got {list(out.keys())}"
-    for (key, child_out), child_node in zip(items, node.items):
+    for (key, child_out), child_node in zip(items, node.items, strict=True):
         assert_matches_spec(case, child_node, child_out, seen, (*path, key))
 
 
@@ -272,7 +280,7 @@ def test_json_and_repr_round_trip(case: Case) -> None:
 #: Shared by the driver (in a fresh interpreter) and this process: outputs become plain
 #: dicts, lists and tensors, which load with ``weights_only=True`` and carry class names.
 ENCODER = textwrap.dedent(
-    '''
+    """
     def encode(obj):
         if isinstance(obj, torch.Tensor):
             return {"class": type(obj).__name__, "tensor": obj.detach().clone()}
@@ -283,14 +291,14 @@ ENCODER = textwrap.dedent(
         if isinstance(obj, (list, tuple)):
             return {"class": type(obj).__qualname__, "items": [encode(v) for v in obj]}
         return {"class": type(obj).__qualname__, "value": obj}
-    '''
+    """
 )
 
 DRIVER = (
     "import contextlib, io, sys\nimport torch\n"
     + ENCODER
     + textwrap.dedent(
-        '''
+        """
         for script, result in zip(sys.argv[1::2], sys.argv[2::2]):
             source = open(script).read()
             namespace = {"__name__": "roundtrip_reproducer"}
@@ -303,7 +311,7 @@ DRIVER = (
                 exec(compile(source, script, "exec"), {"__name__": "__main__"})
         # Standalone: nothing of Roundtrip was needed.
         assert "strategies" not in sys.modules, "the reproducer imported strategies"
-        '''
+        """
     )
 )
 
@@ -348,7 +356,9 @@ def test_to_source_is_a_standalone_script(tmp_path: Path) -> None:
         try:
             assert_same_output(expected, actual)
         except AssertionError as exc:
-            raise AssertionError(f"reproducer case_{i}.py differs from materialize: {exc}\n{replay_hint(case)}") from None
+            raise AssertionError(
+                f"reproducer case_{i}.py differs from materialize: {exc}\n{replay_hint(case)}"
+            ) from None
 
 
 # -- 4. torch.export ------------------------------------------------------------------------
@@ -400,8 +410,8 @@ def features(case: Case) -> set[str]:
             found.add(f"returned {value.dtype}")
             if value.shape == ():
                 found.add("0-d tensor leaf")
-        else:
-            found.add(f"python {value.pytype}")
+        elif value.op == "none" or value.op.startswith("const_"):
+            found.add(f"python {value.pytype} constant")
         if value.op in ("shape", "input", "view", "parameter", "buffer"):
             found.add(f"op {value.op}")
     return found
@@ -411,10 +421,6 @@ EXPECTED_FEATURES = {
     *(f"container {kind}" for kind in CONTAINER_KINDS),
     *(f"input {dtype}" for dtype in ALL_DTYPES),
     *(f"returned {dtype}" for dtype in ALL_DTYPES),
-    "python NoneType",
-    "python int",
-    "python float",
-    "python bool",
     "op shape",
     "0-d tensor leaf",
     "same value returned twice",
@@ -426,18 +432,40 @@ EXPECTED_FEATURES = {
     "keyword input",
     "0-size dim",
 }
+CONSTANT_FEATURES = {f"python {kind} constant" for kind in ("NoneType", "int", "float", "bool")}
 
 
-def test_default_cases_cover_every_kind_dtype_and_special_leaf() -> None:
+@functools.cache
+def default_draws() -> frozenset[str]:
+    """What 300 derandomized draws of ``cases()`` exercise (reproducible verdicts)."""
     seen: set[str] = set()
     for case in _collect(cases(), 300, derandomize=True):
         seen |= features(case)
-    assert not EXPECTED_FEATURES - seen, f"never drawn in 300 cases: {sorted(EXPECTED_FEATURES - seen)}"
+    return frozenset(seen)
+
+
+def test_default_cases_cover_every_kind_dtype_and_special_leaf() -> None:
+    missing = sorted(EXPECTED_FEATURES - default_draws())
+    assert not missing, f"never drawn in 300 cases: {missing}"
+
+
+# None and constants are their own op family ("special"), drawn as often as any other.
+def test_default_cases_return_every_kind_of_python_constant() -> None:
+    missing = sorted(CONSTANT_FEATURES - default_draws())
+    assert not missing, f"never drawn in 300 cases: {missing}"
+
+
+def test_leaf_cases_return_every_kind_of_python_constant() -> None:
+    seen: set[str] = set()
+    for case in _collect(cases(op_families=["leaf", "special"]), 150, derandomize=True):
+        seen |= features(case)
+    missing = sorted(CONSTANT_FEATURES - seen)
+    assert not missing, f"never drawn in 150 leaf-only cases: {missing}"
 
 
 def test_include_complex_draws_complex64() -> None:
     seen: set[str] = set()
-    for case in _collect(cases(include_complex=True), 100, derandomize=True):
+    for case in _collect(cases(include_complex=True), 300, derandomize=True):
         seen |= features(case)
     assert {"input complex64", "returned complex64"} <= seen
 
@@ -459,11 +487,10 @@ def minimal(condition: Callable[[Case], bool], seed: int) -> Case:
 def _without_known_leftovers(case: Case) -> tuple[Case, list[str]]:
     """``case`` without what the shrinker is known to leave behind, and what that was.
 
-    Choice sequences Hypothesis cannot shrink in one step (see the report on issue #2):
-    deleting an input changes the choices drawn after it (the op is drawn from the ops
-    the inputs allow, and ``sampled_from`` of a single operand candidate draws nothing),
-    and deleting a container item before the one the target needs also needs the item
-    count, drawn first, to go down at the same time.
+    Two choice sequences Hypothesis cannot shrink in one step: deleting an input before
+    the one in use renames the inputs after it, so the operand index drawn later must
+    change too; and deleting a container item before the one the target needs must
+    lower the item count, drawn first, at the same time.
     """
     leftovers: list[str] = []
     used = sorted({o for v in case.values for o in v.operands}, key=lambda n: int(n[1:])) or ["x0"]
@@ -566,7 +593,9 @@ def test_minimal_bfloat16_leaf(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", SEEDS)
 def test_minimal_int64_reduction(seed: int) -> None:
-    case = minimal(lambda c: any(v.dtype == "int64" and OPS[v.op].family == "reduce" for v in c.returned_values()), seed)
+    case = minimal(
+        lambda c: any(v.dtype == "int64" and OPS[v.op].family == "reduce" for v in c.returned_values()), seed
+    )
 
     # float32 only where the reduction makes int64 itself (argmax); else the first
     # integer dtype (int8, which sum, prod and cumsum promote to int64) or bool.
