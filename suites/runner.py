@@ -37,6 +37,9 @@ BUILTIN_BACKENDS = {
     "trt-torch-compile": "suites.backends.tensorrt:TrtTorchCompile",
     "trt-exported-program": "suites.backends.tensorrt:TrtExportedProgram",
     "trt-saved": "suites.backends.tensorrt:TrtSaveLoad",
+    "inductor": "suites.backends.inductor:Inductor",
+    "onnx": "suites.backends.onnx:OnnxRuntime",
+    "openvino": "suites.backends.openvino:OpenVino",
 }
 
 _loaded: dict[str, Backend] = {}

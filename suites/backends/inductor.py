@@ -1,0 +1,50 @@
+"""``torch.compile`` with its default backend, TorchInductor, on the CPU.
+
+Dynamo captures the forward, Inductor generates C++ for it, and Dynamo's own code
+rebuilds the eager pytree around the compiled graph: the contract is the exact pytree.
+Needs only torch and a C++ compiler (Inductor calls the system's ``g++``); the
+``inductor`` extra installs nothing more.
+
+Compilation is lazy: it happens on the first call, so that call runs under the
+``compile-on-call`` stage. A case is one fresh ``torch._dynamo.reset()``: no cache,
+guard or recompile limit is carried over from the previous case.
+"""
+
+from __future__ import annotations
+
+import shutil
+from typing import Any
+
+from .base import Backend, CompileContext, Contract
+
+__all__ = ["Inductor"]
+
+
+class Inductor(Backend):
+    name = "inductor"
+    contract = Contract.EXACT
+    distribution = "torch"
+    #: Inductor's C++ compile is seconds per case; CI runs fewer examples (see ``ci_examples``).
+    ci_examples = 60
+    reproducer = """
+def compile_and_run(model, args, kwargs, options):
+    torch._dynamo.reset()
+    return torch.compile(model)(*args, **kwargs)
+"""
+
+    def unavailable_reason(self) -> str | None:
+        reason = super().unavailable_reason()
+        if reason is None and shutil.which("g++") is None and shutil.which("c++") is None:
+            reason = f"{self.name}: Inductor's CPU code generation needs a C++ compiler (g++), and none is on PATH"
+        return reason
+
+    def compile(self, ctx: CompileContext) -> Any:
+        import torch
+
+        torch._dynamo.reset()  # no cache or recompile limit carried over between cases
+        return torch.compile(ctx.model)
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        # torch.compile compiles lazily, on the first call.
+        with ctx.stage("compile-on-call"):
+            return compiled(*ctx.args, **ctx.kwargs)

@@ -1,0 +1,169 @@
+"""``torch.onnx.export(..., dynamo=True)`` run by ONNX Runtime on the CPU.
+
+The exporter (torch's own, built on onnxscript) converts the case's
+``torch.export`` program; ``onnxruntime.InferenceSession`` runs the ONNX model with
+the ``CPUExecutionProvider``. An ONNX graph has flat inputs and flat outputs, so the
+adapter does what a user of the exported model has to do by hand:
+
+- inputs: the export's flattened user inputs, fed under the ONNX graph's input names
+  (``session.get_inputs()``), in order. The names are not always the placeholders':
+  an input that is also returned comes in as ``<name>_orig`` (an Identity node feeds
+  the output).
+- outputs: re-assembled with the ExportedProgram's ``out_spec``. The exporter drops
+  ``None`` outputs from the graph (``_core._handle_output_node`` logs "The output is
+  ignored in the exported graph"), so each ``None`` the export's output specs name is
+  put back where it was; the adapter notes that. A Python scalar output (a constant,
+  ``x.shape[d]``) makes the exporter fail (``'int' object has no attribute 'name'``).
+- dtypes: tensors cross as numpy arrays; bfloat16, which numpy lacks, crosses as raw
+  16-bit words tagged with ONNX's BFLOAT16 type, and comes back through DLPack.
+
+``ctx.exported()`` is shared with the other export-based backends;
+``torch.onnx.export`` accepts an ExportedProgram as it is (it runs its own
+decompositions on it).
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from typing import Any
+
+import torch
+from torch.utils import _pytree as pytree
+
+from .base import Backend, CompileContext, Contract
+
+__all__ = ["OnnxRuntime"]
+
+
+def to_ort(tensor):
+    """A torch tensor as an ONNX Runtime value (bfloat16 as raw 16-bit words)."""
+    import onnxruntime
+
+    tensor = tensor.detach().cpu().contiguous()
+    if tensor.dtype == torch.bfloat16:
+        return onnxruntime.OrtValue.ortvalue_from_numpy_with_onnx_type(
+            tensor.view(torch.uint16).numpy(), onnx_element_type=16)
+    return onnxruntime.OrtValue.ortvalue_from_numpy(tensor.numpy())
+
+
+def from_ort(value):
+    """An ONNX Runtime value as a torch tensor that owns its memory."""
+    if value.element_type() == 16:  # bfloat16: numpy has none, DLPack does
+        return torch.from_dlpack(value).clone()
+    return torch.from_numpy(value.numpy().copy())
+
+
+def user_output_slots(exported):
+    """One entry per user output of the export: None for a None output (the exporter
+    drops those from the ONNX graph), True for one the graph returns, and the number of
+    leading non-user graph outputs (buffer mutations)."""
+    from torch.export.graph_signature import ConstantArgument, OutputKind
+
+    specs = exported.graph_signature.output_specs
+    skipped = sum(1 for s in specs if s.kind != OutputKind.USER_OUTPUT)
+    slots = [None if isinstance(s.arg, ConstantArgument) and s.arg.value is None else True
+             for s in specs if s.kind == OutputKind.USER_OUTPUT]
+    return slots, skipped
+
+
+def session_feeds(session, exported, args, kwargs):
+    """The flattened user inputs, keyed by the ONNX graph's input names, in order."""
+    from torch.fx._pytree import tree_flatten_spec
+
+    flat = list(tree_flatten_spec((args, kwargs), exported.call_spec.in_spec))
+    names = [i.name for i in session.get_inputs()]
+    if len(names) != len(flat):
+        raise ValueError(f"the ONNX graph has {len(names)} inputs ({names}), the export {len(flat)}")
+    return {name: to_ort(t) for name, t in zip(names, flat)}
+
+
+def reassemble(raw, exported):
+    """(the flat ONNX outputs as the model's own output tree, with None leaves put back,
+    True); (the flat outputs as a tuple, False) when their count does not fit the export."""
+    slots, skipped = user_output_slots(exported)
+    raw = raw[skipped:]
+    if len(raw) != sum(1 for s in slots if s is not None):
+        return tuple(raw), False
+    outputs = iter(raw)
+    leaves = [None if s is None else next(outputs) for s in slots]
+    return pytree.tree_unflatten(leaves, exported.call_spec.out_spec), True
+
+
+def _with_root_cause_first(exc: Exception) -> Exception:
+    """The exporter's errors all open with the same advice ("Failed to convert the
+    exported program to an ONNX model. This is step 3/3 ..."), which would give every
+    exporter bug one signature. Its "## Exception summary" names the root cause first:
+    the same error, re-raised with that line first and the full message after it."""
+    message = re.sub(r"\x1b\[[0-9;]*m", "", str(exc))
+    _, found, summary = message.partition("## Exception summary")
+    cause = next((line.strip() for line in summary.splitlines() if line.strip()), "") if found else ""
+    cause = re.sub(r"^<class '(?:[\w.]+\.)?(\w+)'>", r"\1", cause)
+    if not cause:
+        return exc
+    try:
+        return type(exc)(f"{cause}\n{message}")
+    except Exception:  # an exception type that takes other arguments: keep it as it is
+        return exc
+
+
+# The reproducer is these helpers' own source: the adapter and corpus scripts cannot drift apart.
+_HELPERS = "\n\n".join(inspect.getsource(f) for f in (to_ort, from_ort, user_output_slots, session_feeds, reassemble))
+
+
+class OnnxRuntime(Backend):
+    name = "onnx"
+    contract = Contract.FLAT
+    requires = ("onnx", "onnxscript", "onnxruntime")
+    distribution = "onnxruntime"
+    reproducer = _HELPERS + '''
+
+def compile_and_run(model, args, kwargs, options):
+    import onnxruntime
+
+    exported = torch.export.export(model, args, kwargs)
+    program = torch.onnx.export(exported, args, kwargs=kwargs, dynamo=True, verbose=False)
+    session = onnxruntime.InferenceSession(program.model_proto.SerializeToString(),
+                                           providers=["CPUExecutionProvider"])
+    raw = [from_ort(v) for v in session.run_with_ort_values(None, session_feeds(session, exported, args, kwargs))]
+    # The ONNX graph's outputs are flat: re-assemble them as a user would.
+    return reassemble(raw, exported)[0]
+'''
+
+    def version(self) -> str:
+        from importlib.metadata import version
+
+        return f"torch {version('torch')}, onnxscript {version('onnxscript')}, onnxruntime {version('onnxruntime')}"
+
+    def compile(self, ctx: CompileContext) -> Any:
+        import onnxruntime
+
+        exported = ctx.exported()
+        with ctx.stage("onnx-export"):
+            try:
+                program = torch.onnx.export(exported, ctx.args, kwargs=ctx.kwargs, dynamo=True, verbose=False)
+            except Exception as exc:
+                raise _with_root_cause_first(exc) from exc
+            model_bytes = program.model_proto.SerializeToString()
+        with ctx.stage("session"):
+            options = onnxruntime.SessionOptions()
+            options.log_severity_level = 3  # errors only: warnings go nowhere useful
+            # One thread: the suite runs one case per core already (pytest -n).
+            options.intra_op_num_threads = 1
+            options.inter_op_num_threads = 1
+            session = onnxruntime.InferenceSession(model_bytes, options, providers=["CPUExecutionProvider"])
+        return session, exported
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        session, exported = compiled
+        feeds = session_feeds(session, exported, ctx.args, ctx.kwargs)
+        raw = [from_ort(v) for v in session.run_with_ort_values(None, feeds)]
+        tree, fits = reassemble(raw, exported)
+        if not fits:
+            ctx.notes.append(f"returned {len(raw)} outputs, the export's out_spec has "
+                             f"{exported.call_spec.out_spec.num_leaves} leaves")
+            return tree
+        ctx.notes.append("flat ONNX outputs re-assembled with out_spec")
+        if any(slot is None for slot in user_output_slots(exported)[0]):
+            ctx.notes.append("None outputs dropped from the ONNX graph, put back from the export's output specs")
+        return tree
