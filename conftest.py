@@ -27,6 +27,9 @@ settings.register_profile("ci", max_examples=300, deadline=None, derandomize=Tru
 settings.register_profile("nightly", max_examples=2000, deadline=None, suppress_health_check=_slow_is_fine,
                           print_blob=True)
 settings.load_profile(os.environ.get("ROUNDTRIP_PROFILE", "dev"))
+if os.environ.get("ROUNDTRIP_MAX_EXAMPLES"):  # a smaller (or larger) budget, same profile otherwise
+    settings.register_profile("budget", settings.default, max_examples=int(os.environ["ROUNDTRIP_MAX_EXAMPLES"]))
+    settings.load_profile("budget")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -19,6 +19,7 @@ import fcntl
 import hashlib
 import json
 import os
+import shutil
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -156,7 +157,6 @@ def save_finding(failure: Any, corpus: Path = CORPUS, *, status: str = "open",
     signature = verdict.signature()
     directory = corpus / (entry or entry_id(verdict.backend, signature))
     with _locked(corpus):
-        directory.mkdir(parents=True, exist_ok=True)
         meta_path = directory / "meta.json"
         if meta_path.exists():
             meta = json.loads(meta_path.read_text())
@@ -171,9 +171,22 @@ def save_finding(failure: Any, corpus: Path = CORPUS, *, status: str = "open",
             "versions": {**versions(), "frontend": backend.version()}, "count": 1,
             "message": verdict.message[:2000], "differences": verdict.differences[:5],
         }
-        _write_atomic(directory / "case.json", case_to_json(failure.case))
-        _write_atomic(directory / "repro.py", reproducer_source(failure.case, backend, failure.options))
-        _write_atomic(meta_path, json.dumps(meta, indent=1, sort_keys=True))
+        # A new entry is written aside and renamed into place, so that an interrupted
+        # run (Ctrl-C, a killed worker) never leaves a half-written entry behind.
+        for stale in corpus.glob(".*.new"):  # left by a process killed mid-write
+            shutil.rmtree(stale, ignore_errors=True)
+        staging = corpus / f".{directory.name}.{os.getpid()}.new"
+        staging.mkdir()
+        try:
+            (staging / "case.json").write_text(case_to_json(failure.case))
+            (staging / "repro.py").write_text(reproducer_source(failure.case, backend, failure.options))
+            (staging / "meta.json").write_text(json.dumps(meta, indent=1, sort_keys=True))
+            if directory.exists():  # an incomplete entry (no meta.json): replaced whole
+                shutil.rmtree(directory)
+            os.rename(staging, directory)
+        except BaseException:  # KeyboardInterrupt included
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
     return directory
 
 
@@ -199,7 +212,9 @@ def load_entry(directory: Path) -> Entry:
 def load_entries(corpus: Path = CORPUS) -> list[Entry | CorpusError]:
     """Every entry, in name order; an unreadable one is returned as its error."""
     found: list[Entry | CorpusError] = []
-    for directory in sorted(p for p in corpus.iterdir() if p.is_dir()) if corpus.exists() else []:
+    # Hidden directories are entries being written (see save_finding).
+    entries = [p for p in corpus.iterdir() if p.is_dir() and not p.name.startswith(".")] if corpus.exists() else []
+    for directory in sorted(entries):
         try:
             found.append(load_entry(directory))
         except CorpusError as exc:

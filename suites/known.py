@@ -91,8 +91,9 @@ KNOWN: tuple[Known, ...] = (
           "Build fails on ops over 0-size dims (cumsum, views of empty tensors)."),
     Known("tvm-zero-size-matmul-reshape", TVM, "bug", r"Reshape expects the new shape to be convertible",
           "matmul over a 0-size inner dim ((1, 0) @ (0, 1)) fails to build: a reshape from 0 to 1 elements."),
-    Known("tvm-fx-unit-tuple-unwrapped", ("tvm-fx",), "bug", r"/mismatch/container_type: tuple",
-          "A 1-tuple (or a tuple around one value) comes back as the bare value from from_fx."),
+    Known("tvm-fx-unit-tuple-unwrapped", ("tvm-fx",), "bug", r"/mismatch/container_type: (tuple|list)",
+          "With unwrap_unit_return_tuple, a 1-tuple or 1-list the model returns comes back as the "
+          "bare value from from_fx: the option changes the user's return type."),
     Known("tvm-layer-norm-low-precision", TVM, "bug", r"layer_norm: only support float",
           "InternalError at build for LayerNorm in bfloat16/float64 instead of a clean rejection."),
     Known("tvm-dynamo-backend-failed", ("tvm-dynamo",), "bug", r"BackendCompilerFailed",

@@ -19,7 +19,7 @@ from typing import Any
 from strategies import Case, case_from_json, case_to_json
 
 from .backends.base import HarnessError
-from .runner import Verdict
+from .runner import Verdict, load_backend
 
 __all__ = ["Worker"]
 
@@ -42,6 +42,7 @@ def _serve(conn: Connection, log_path: str | None) -> None:
     logging.disable(logging.WARNING)
     from .runner import execute, load_backend
 
+    conn.send(("ready", None))  # torch is imported: from here on, time counts against cases
     while True:
         request = conn.recv()
         if request is None:
@@ -57,6 +58,9 @@ def _serve(conn: Connection, log_path: str | None) -> None:
 class Worker:
     """Runs cases in a child process; restarts it after a crash or hang."""
 
+    #: Seconds a fresh worker may take to import torch before the first case.
+    startup_timeout = 300.0
+
     def __init__(self, *, timeout: float = 120.0, log_path: str | None = None) -> None:
         self.timeout = timeout
         self.log_path = log_path
@@ -71,6 +75,14 @@ class Worker:
         self._process.start()
         child.close()
         self._conn = parent
+        try:
+            ready = parent.poll(self.startup_timeout) and parent.recv() == ("ready", None)
+        except (EOFError, ConnectionResetError):
+            ready = False
+        if not ready:
+            self._stop(kill=True)
+            raise HarnessError(f"the worker process did not start within {self.startup_timeout:.0f} s "
+                               f"(log: {self.log_path})")
 
     def _stop(self, *, kill: bool) -> None:
         if self._process is None:
@@ -92,6 +104,18 @@ class Worker:
     def close(self) -> None:
         self._stop(kill=False)
 
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
+
+    def rss_bytes(self) -> int:
+        """The worker process's resident memory now (Linux), 0 when none is running."""
+        if self.pid is None:
+            return 0
+        with open(f"/proc/{self.pid}/status") as status:
+            kib = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+        return kib * 1024
+
     def run(self, backend_spec: str, case: Case, options: dict[str, Any], *, timeout: float | None = None) -> Verdict:
         if self._process is None:
             self._start()
@@ -106,7 +130,7 @@ class Worker:
         if not answered:
             self._stop(kill=True)
             self.restarts += 1
-            return Verdict(backend=backend_spec, outcome="hang", stage="compile-or-run",
+            return Verdict(backend=load_backend(backend_spec).name, outcome="hang", stage="compile-or-run",
                            error_type="Timeout", message=f"no answer within {limit:.0f} s")
         if message is None:  # the worker died mid-case
             self._process.join(timeout=10)
@@ -114,7 +138,7 @@ class Worker:
             self._stop(kill=True)
             self.restarts += 1
             how = f"signal {signal.Signals(-code).name}" if code is not None and code < 0 else f"exit code {code}"
-            return Verdict(backend=backend_spec, outcome="crash", stage="compile-or-run",
+            return Verdict(backend=load_backend(backend_spec).name, outcome="crash", stage="compile-or-run",
                            error_type="WorkerDied", message=f"the worker process died: {how}")
         kind, payload = message
         if kind == "harness-error":

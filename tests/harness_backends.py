@@ -169,3 +169,15 @@ class Hang(Eager):
         if isinstance(out, dict):
             time.sleep(3600)
         return out
+
+
+class Killed(Eager):
+    """Killed from outside (SIGKILL, as the OOM killer does) when the output is a tuple."""
+
+    name = "killed"
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        out = super().run(compiled, ctx)
+        if isinstance(out, tuple):
+            os.kill(os.getpid(), signal.SIGKILL)
+        return out

@@ -1,0 +1,254 @@
+"""What the suite costs and what it finds per minute, measured on this machine.
+
+    python benchmarks/bench_suite.py [--only throughput,shrink,detection,parallel,repeat]
+                                     [--n 300] [--backend NAME ...] [--seeds 3]
+
+Sections (all by default):
+
+- ``throughput``: per backend, ``--n`` drawn cases through the real property (Hypothesis,
+  the worker process, the known table), timed end to end: cases per minute. The same
+  cases are then replayed in this process through the adapter's own ``compile`` and
+  ``run`` only (export + import + build + run): the harness overhead is the ratio of the
+  two totals. The worker's resident memory is sampled as the cases go by (flat means
+  compiled modules are freed).
+- ``shrink``: a real frontend bug, hidden from the known table, is searched for and
+  shrunk by the real property: cases and seconds until found, seconds to shrink.
+- ``detection``: each planted distortion of ``tests/harness_backends.py`` over
+  ``--seeds`` seeds: cases and seconds until caught, seconds to shrink. A change that
+  weakens the search shows up here.
+- ``parallel``: the ``ci`` profile of the conformance suite with ``-n 1`` and ``-n 2``.
+- ``repeat``: the ``ci`` profile three times: the outcome counts must be identical.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import hypothesis  # noqa: E402
+import torch  # noqa: E402
+from hypothesis import HealthCheck, Phase, seed, settings  # noqa: E402
+
+from strategies import Case, Input, Ref, Value, materialize  # noqa: E402
+from suites.backends.base import CompileContext  # noqa: E402
+from suites.conformance import ConformanceFailure, Recorder, conformance_property  # noqa: E402
+from suites.known import match  # noqa: E402
+from suites.runner import execute, load_backend  # noqa: E402
+from suites.worker import Worker  # noqa: E402
+
+CPU_BACKENDS = ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo", "inductor", "onnx", "openvino")
+SECTIONS = ("throughput", "shrink", "detection", "parallel", "repeat")
+TRIVIAL = Case((Input("x0", "float32", ()),), (Value("input", ("x0",)),), Ref(0))
+#: Real bugs to time the search for: (backend, the known row hidden from the table).
+SHRINK_TARGETS = (("tvm-ep", "tvm-int-reduction-not-promoted"), ("tvm-fx", "tvm-fx-dict-output"),
+                  ("tvm-dynamo", "tvm-float64-narrowed"))
+SUITE = ["suites/test_conformance.py", "-q", "-p", "no:cacheprovider"]
+
+
+def search_settings(n: int, **more: Any) -> settings:
+    return settings(max_examples=n, deadline=None, database=None, suppress_health_check=list(HealthCheck), **more)
+
+
+def _mib(n: float) -> str:
+    return f"{n / 2**20:.0f}"
+
+
+def throughput(backends: list[str], n: int) -> None:
+    print(f"\n### Throughput, overhead and worker memory ({n} cases per backend, one core)\n")
+    print("| backend | cases/min | suite s/case | frontend s/case | overhead | worker RSS MiB: "
+          "after 1st case / middle / end |")
+    print("|---|---:|---:|---:|---:|---|")
+    for spec in backends:
+        backend = load_backend(spec)
+        if backend.unavailable_reason():
+            print(f"| {spec} | skipped: {backend.unavailable_reason()} | | | | |")
+            continue
+        worker = Worker(timeout=180)
+        worker.run(spec, TRIVIAL, {})  # start-up (imports) is paid once per session, not per case
+        ran: list[tuple[Case, dict[str, Any]]] = []
+        rss: list[int] = [worker.rss_bytes()]
+
+        def run_case(case: Case, options: dict[str, Any], worker: Worker = worker, ran: list = ran,
+                     rss: list = rss) -> Any:
+            ran.append((case, options))
+            verdict = worker.run(spec, case, options)
+            if len(ran) == n // 2:
+                rss.append(worker.rss_bytes())
+            return verdict
+
+        check = search_settings(n, derandomize=True, phases=[Phase.generate])(
+            conformance_property(backend, spec, run_case, Recorder(), keep_going=True))
+        start = time.perf_counter()
+        check()
+        suite_s = time.perf_counter() - start
+        rss.append(worker.rss_bytes())
+        worker.close()
+        frontend_s = sum(_frontend_seconds(backend, case, options) for case, options in ran)
+        print(f"| {spec} | {len(ran) * 60 / suite_s:.0f} | {suite_s / len(ran):.3f} | {frontend_s / len(ran):.3f} "
+              f"| {suite_s / frontend_s:.2f} | {' / '.join(_mib(r) for r in rss)} |", flush=True)
+
+
+def _frontend_seconds(backend: Any, case: Case, options: dict[str, Any]) -> float:
+    """The frontend's own work on one case: export + import + build + run, nothing else."""
+    model, args, kwargs = materialize(case)
+    ctx = CompileContext(model, args, kwargs, dict(options))
+    start = time.perf_counter()
+    try:
+        with torch.no_grad():
+            backend.run(backend.compile(ctx), ctx)
+    except Exception:  # noqa: BLE001 - a crash costs what it cost
+        pass
+    return time.perf_counter() - start
+
+
+class _Clock:
+    """Counts cases until the first failing one, then times the shrink."""
+
+    def __init__(self, run_case: Any, is_failure: Any) -> None:
+        self.run_case, self.is_failure = run_case, is_failure
+        self.start = time.perf_counter()
+        self.cases = 0
+        self.found_at: float | None = None
+        self.found_after = 0
+
+    def __call__(self, case: Case, options: dict[str, Any]) -> Any:
+        verdict = self.run_case(case, options)
+        self.cases += 1
+        if self.found_at is None and self.is_failure(verdict):
+            self.found_at, self.found_after = time.perf_counter(), self.cases
+        return verdict
+
+    def result(self) -> tuple[int, float, float]:
+        end = time.perf_counter()
+        assert self.found_at is not None
+        return self.found_after, self.found_at - self.start, end - self.found_at
+
+
+def shrink(seeds: int) -> None:
+    print(f"\n### Finding and shrinking real bugs (hidden from the known table; {seeds} seeds, worker process)\n")
+    print("| backend | hidden row | found after (cases, median) | seconds to find | seconds to shrink | "
+          "shrunk case (ops) |")
+    print("|---|---|---:|---:|---:|---|")
+    for spec, row in SHRINK_TARGETS:
+        backend = load_backend(spec)
+        if backend.unavailable_reason():
+            continue
+        worker = Worker(timeout=180)
+        worker.run(spec, TRIVIAL, {})
+
+        def known_row(verdict: Any) -> Any:
+            found = match(verdict)
+            return None if found is not None and found.id == row else found
+
+        results, ops = [], ""
+        for s in range(seeds):
+            clock = _Clock(lambda case, options: worker.run(spec, case, options),
+                           lambda v: v.outcome != "pass" and known_row(v) is None)
+            check = seed(s)(search_settings(2000)(conformance_property(backend, spec, clock, Recorder(),
+                                                                       known_row=known_row)))
+            try:
+                check()
+            except ConformanceFailure as failure:
+                results.append(clock.result())
+                ops = ", ".join(failure.case.ops())
+        worker.close()
+        print(_row([spec, row], results, ops), flush=True)
+
+
+def _row(names: list[str], results: list[tuple[int, float, float]], shrunk: str) -> str:
+    if not results:
+        return f"| {' | '.join(names)} | not found | | | |"
+    cases, find_s, shrink_s = (statistics.median(r[i] for r in results) for i in range(3))
+    return f"| {' | '.join(names)} | {cases:.0f} | {find_s:.1f} | {shrink_s:.1f} | {shrunk} |"
+
+
+def detection(seeds: int) -> None:
+    from tests.harness_backends import DISTORTIONS, distorting_backend
+
+    print(f"\n### Detection power: planted distortions ({seeds} seeds, in-process)\n")
+    print("| distortion | found after (cases, median) | seconds to find | seconds to shrink | shrunk case (ops) |")
+    print("|---|---:|---:|---:|---|")
+    for name in sorted(DISTORTIONS):
+        backend = distorting_backend(name)
+        results, ops = [], ""
+        for s in range(seeds):
+            clock = _Clock(lambda case, options, b=backend: execute(b, case, options), lambda v: v.outcome != "pass")
+            check = seed(s)(search_settings(2000)(conformance_property(backend, "harness", clock, Recorder())))
+            try:
+                check()
+            except ConformanceFailure as failure:
+                results.append(clock.result())
+                ops = ", ".join(failure.case.ops())
+        print(_row([name], results, ops), flush=True)
+
+
+def _suite_run(backends: list[str], workers: int) -> tuple[float, dict[str, Any]]:
+    """One ``ci``-profile run of the conformance suite; returns its wall time and outcomes."""
+    with tempfile.TemporaryDirectory() as corpus:
+        env = {**os.environ, "ROUNDTRIP_PROFILE": "ci", "ROUNDTRIP_CORPUS": corpus}
+        args = [sys.executable, "-m", "pytest", *SUITE, "-n", str(workers), "--keep-going"]
+        args += [a for b in backends for a in ("--backend", b)]
+        start = time.perf_counter()
+        subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True)
+        seconds = time.perf_counter() - start
+    findings = json.loads((ROOT / "reports" / "latest" / "findings.json").read_text())
+    return seconds, findings
+
+
+def parallel(backends: list[str]) -> None:
+    print(f"\n### `-n 2` against `-n 1` (ci profile, {', '.join(backends)})\n")
+    one, _ = _suite_run(backends, 1)
+    two, _ = _suite_run(backends, 2)
+    print("| workers | wall s | speed-up |\n|---:|---:|---:|")
+    print(f"| 1 | {one:.0f} | 1.00 |\n| 2 | {two:.0f} | {one / two:.2f} |", flush=True)
+
+
+def repeat(backends: list[str], runs: int = 3) -> None:
+    print(f"\n### {runs} ci-profile runs in a row (`-n 2`, {', '.join(backends)})\n")
+    seen = []
+    for i in range(runs):
+        seconds, findings = _suite_run(backends, 2)
+        outcomes = json.dumps(findings["outcomes"], sort_keys=True)
+        seen.append(outcomes)
+        print(f"- run {i + 1}: {seconds:.0f} s, outcomes {outcomes}", flush=True)
+    print(f"- identical: {'yes' if len(set(seen)) == 1 else 'NO'}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--only", default=",".join(SECTIONS), help=f"comma-separated subset of {SECTIONS}")
+    parser.add_argument("--n", type=int, default=300, help="cases per backend for throughput (default 300)")
+    parser.add_argument("--backend", action="append", help="backends (default: the CPU ones installed)")
+    parser.add_argument("--seeds", type=int, default=3, help="seeds per search for shrink/detection (default 3)")
+    options = parser.parse_args(argv)
+    backends = options.backend or [b for b in CPU_BACKENDS if not load_backend(b).unavailable_reason()]
+    print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs; Python {platform.python_version()}, "
+          f"torch {torch.__version__}, hypothesis {hypothesis.__version__}; "
+          + ", ".join(load_backend(b).version() for b in backends))
+    only = options.only.split(",")
+    if "throughput" in only:
+        throughput(backends, options.n)
+    if "shrink" in only:
+        shrink(options.seeds)
+    if "detection" in only:
+        detection(options.seeds)
+    if "parallel" in only:
+        parallel(backends)
+    if "repeat" in only:
+        repeat(backends)
+
+
+if __name__ == "__main__":
+    main()

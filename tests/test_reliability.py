@@ -1,0 +1,120 @@
+"""Reliability: a run keeps going through crashes, hangs and kills and records them;
+an interrupted run leaves the corpus consistent; ci-profile runs repeat exactly."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from reports import corpus as corpus_module
+from reports.corpus import load_entries, save_finding
+from strategies import Case, Container, Input, Ref, Value
+from suites.conformance import ConformanceFailure
+from suites.runner import execute, load_backend
+from suites.worker import Worker
+
+ROOT = Path(__file__).parent.parent
+SCALAR = (Input("x0", "float32", ()),), (Value("input", ("x0",)),)
+DICT_CASE = Case(*SCALAR, Container("dict", (Ref(0),), ("a",)))
+BARE_CASE = Case(*SCALAR, Ref(0))
+HARNESS = ("tests.harness_backends:Segfault", "tests.harness_backends:Hang", "tests.harness_backends:Killed")
+
+
+def _suite(*args: str, env: dict[str, str], timeout: float = 600) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", "suites/test_conformance.py", "-q",
+                           "-p", "no:cacheprovider", *args], cwd=ROOT, env={**os.environ, **env},
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def test_worker_killed_mid_case_is_a_crash_and_the_worker_restarts():
+    worker = Worker(timeout=60)
+    worker.run("tests.harness_backends:Hang", BARE_CASE, {})  # started and warm
+    victim = worker.pid
+    threading.Timer(2.0, os.kill, (victim, signal.SIGKILL)).start()
+    verdict = worker.run("tests.harness_backends:Hang", DICT_CASE, {})  # sleeps: killed mid-case
+    assert verdict.outcome == "crash" and "SIGKILL" in verdict.message, verdict
+    assert worker.run("tests.harness_backends:Hang", BARE_CASE, {}).outcome == "pass"
+    assert worker.pid != victim and worker.restarts == 1
+    worker.close()
+
+
+def test_session_survives_segfault_hang_and_kill_and_records_them(tmp_path):
+    """The real suite, in --keep-going survey mode, through three backends that die."""
+    env = {"ROUNDTRIP_PROFILE": "ci", "ROUNDTRIP_MAX_EXAMPLES": "20", "ROUNDTRIP_CORPUS": str(tmp_path)}
+    run = _suite(*(a for b in HARNESS for a in ("--backend", b)), "--keep-going", "--case-timeout", "2",
+                 "-p", "no:xdist", env=env)
+    assert run.returncode == 1 and "3 failed" in run.stdout, run.stdout[-3000:]
+    findings = json.loads((ROOT / "reports" / "latest" / "findings.json").read_text())
+    headlines = {f["backend"]: f["headline"] for f in findings["findings"] if f["kind"] == "new"}
+    assert "SIGSEGV" in headlines["segfault"], headlines
+    assert "no answer within 2 s" in headlines["hang"], headlines
+    assert "SIGKILL" in headlines["killed"], headlines
+    outcomes = {(b, o) for b, o, _ in findings["outcomes"]}
+    assert {("segfault", "pass"), ("hang", "pass"), ("killed", "pass")} <= outcomes  # it went on
+
+
+def _failure(backend_spec: str, case: Case) -> ConformanceFailure:
+    backend = load_backend(backend_spec)
+    return ConformanceFailure(backend, backend_spec, case, {}, execute(backend, case, {}))
+
+
+def test_interrupted_corpus_write_leaves_nothing_half_written(tmp_path, monkeypatch):
+    failure = _failure("tests.harness_backends:Int64ToInt32",
+                       Case((Input("x0", "int64", ()),), (Value("input", ("x0",)),), Ref(0)))
+    assert failure.verdict.outcome == "mismatch"
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patched:
+        patched.setattr(corpus_module, "reproducer_source", interrupted)  # Ctrl-C mid-write
+        with pytest.raises(KeyboardInterrupt):
+            save_finding(failure, tmp_path)
+    assert load_entries(tmp_path) == [] and sorted(p.name for p in tmp_path.iterdir()) == [".lock"]
+    entry = save_finding(failure, tmp_path)
+    (loaded,) = load_entries(tmp_path)
+    assert loaded.path == entry and loaded.meta["count"] == 1
+
+
+def test_ctrl_c_at_any_moment_leaves_the_corpus_consistent(tmp_path):
+    """SIGINT to a real run that is finding and saving bugs, at several moments."""
+    args = [sys.executable, "-m", "pytest", "suites/test_conformance.py", "-q", "-p", "no:cacheprovider",
+            "-p", "no:xdist", "--hypothesis-seed=3"]
+    args += [a for name in ("Int64ToInt32", "DropDictKey", "LoseNone", "ListToTuple")
+             for a in ("--backend", f"tests.harness_backends:{name}")]
+    env = {**os.environ, "ROUNDTRIP_PROFILE": "nightly", "ROUNDTRIP_CORPUS": str(tmp_path)}
+    for delay in (4.0, 7.0, 10.0, 13.0):
+        process = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(delay)
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            pytest.fail(f"the run did not stop within 60 s of Ctrl-C (sent after {delay} s)")
+        entries = load_entries(tmp_path)
+        assert all(not isinstance(e, Exception) for e in entries), entries
+        assert not [p for p in tmp_path.iterdir() if p.name.endswith((".new", ".tmp"))]
+    assert entries, "no run got as far as saving a finding: make the delays longer"
+
+
+def test_three_ci_runs_give_identical_findings(tmp_path):
+    """The ci profile is derandomised: the same cases, so the same outcomes, every run."""
+    pytest.importorskip("tvm")
+    env = {"ROUNDTRIP_PROFILE": "ci", "ROUNDTRIP_MAX_EXAMPLES": "60", "ROUNDTRIP_CORPUS": str(tmp_path)}
+    backends = [a for b in ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo") for a in ("--backend", b)]
+    seen = []
+    for _ in range(3):
+        _suite(*backends, "--keep-going", "-n", "2", env=env)
+        findings = json.loads((ROOT / "reports" / "latest" / "findings.json").read_text())
+        seen.append((findings["outcomes"], findings["known"], sorted(findings["new"])))
+    assert seen[0] == seen[1] == seen[2], seen
+    assert sum(n for _, _, n in seen[0][0]) == 4 * 60
