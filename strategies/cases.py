@@ -7,8 +7,9 @@ as it is, no container.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from typing import Any, Callable
+import functools
+from collections.abc import Callable, Collection, Sequence
+from typing import Any
 
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
@@ -84,30 +85,34 @@ def output_trees(
     _check_int("max_leaves", max_leaves, 1, 64)
     _check_int("max_size", max_size, 0, 16)
 
-    @st.composite
-    def draw_tree(draw: Callable) -> Tree:
-        budget = [max_leaves]
+    return _tree(n_values, kinds, max_depth, max_leaves, max_size)
 
-        def node(depth_left: int) -> Tree:
-            # Real models mostly return containers: the root is one 7 times in 8, each
-            # level below less often. The draw shrinks to 0: a leaf.
-            level = max_depth - depth_left
-            if depth_left == 0 or budget[0] <= 0 or draw(st.integers(0, 7)) <= 2 * level:
-                budget[0] -= 1
-                return Ref(draw(st.integers(0, n_values - 1)))
-            kind = draw(st.sampled_from(kinds))
-            # Empty containers are kept (a known bug class) but not let dominate; 0 is
-            # still where the size shrinks to.
-            room = max(0, min(max_size, budget[0]))
-            size = draw(st.integers(0, 4 * room).map(lambda n: (n + 3) // 4))  # monotone: shrinks well
-            keys: tuple[str, ...] = ()
-            if kind in KEYED_KINDS:
-                keys = tuple(draw(st.lists(st.sampled_from(_KEYS), min_size=size, max_size=size, unique=True)))
-            return Container(kind, tuple(node(depth_left - 1) for _ in range(size)), keys)
 
-        return node(max_depth)
+# Module level: Hypothesis inspects a composite's source when it is defined, and
+# output_trees() is called for every case drawn.
+@st.composite
+def _tree(draw: Callable, n_values: int, kinds: tuple[str, ...], max_depth: int, max_leaves: int,
+          max_size: int) -> Tree:
+    budget = [max_leaves]
 
-    return draw_tree()
+    def node(depth_left: int) -> Tree:
+        # Real models mostly return containers: the root is one 7 times in 8, each
+        # level below less often. The draw shrinks to 0: a leaf.
+        level = max_depth - depth_left
+        if depth_left == 0 or budget[0] <= 0 or draw(st.integers(0, 7)) <= 2 * level:
+            budget[0] -= 1
+            return Ref(draw(st.integers(0, n_values - 1)))
+        kind = draw(st.sampled_from(kinds))
+        # Empty containers are kept (a known bug class) but not let dominate; 0 is
+        # still where the size shrinks to.
+        room = max(0, min(max_size, budget[0]))
+        size = draw(st.integers(0, 4 * room).map(lambda n: (n + 3) // 4))  # monotone: shrinks well
+        keys: tuple[str, ...] = ()
+        if kind in KEYED_KINDS:
+            keys = tuple(draw(st.lists(st.sampled_from(_KEYS), min_size=size, max_size=size, unique=True)))
+        return Container(kind, tuple(node(depth_left - 1) for _ in range(size)), keys)
+
+    return node(max_depth)
 
 
 def _operand_candidates(arity: int, names: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
@@ -158,6 +163,7 @@ def _value(draw: Callable, types: dict[str, TensorType], offered: dict[str, list
     return Value(op_name, operands, tuple(sorted(attrs.items())), dtype, shape, pytype)
 
 
+@functools.lru_cache(maxsize=4096)  # the same few input signatures come back again and again
 def _values(inputs: tuple[Input, ...], families: tuple[str, ...], max_values: int) -> st.SearchStrategy:
     types = {i.name: TensorType(i.dtype, i.shape) for i in inputs}
     # An op is offered only when some operands satisfy its domain: valid by construction.

@@ -15,7 +15,7 @@ import torch
 
 from . import containers
 from .ops import DOMAIN, OPS, TensorType, render_op, state_source
-from .spec import Case, Container, Ref, Tree, case_to_json
+from .spec import Case, Ref, Tree, case_to_json
 
 __all__ = ["materialize", "to_source", "model_source"]
 
