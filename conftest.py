@@ -15,7 +15,7 @@ ROOT = Path(__file__).parent
 LATEST = ROOT / "reports" / "latest"
 #: The frontends the suite runs when no --backend is given; those not installed
 #: here (TensorRT without a GPU) are skipped with the reason.
-DEFAULT_BACKENDS = ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo",
+DEFAULT_BACKENDS = ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo", "inductor", "onnx", "openvino",
                     "trt-dynamo", "trt-torch-compile", "trt-exported-program", "trt-saved")
 
 _slow_is_fine = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]

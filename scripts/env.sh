@@ -7,8 +7,9 @@ VENV="${ROUNDTRIP_VENV:-.venv}"
 if [[ ! -x "$VENV/bin/python" ]]; then
   python3.11 -m venv "$VENV"
 fi
-if ! "$VENV/bin/python" -c "import torch, tvm, hypothesis, xdist" >/dev/null 2>&1; then
+if ! "$VENV/bin/python" -c "import torch, tvm, hypothesis, xdist, onnx, onnxscript, onnxruntime, openvino" \
+    >/dev/null 2>&1; then
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "torch==2.13.0"
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e ".[tvm,dev]"
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e ".[tvm,inductor,onnx,openvino,dev]"
 fi
 export PATH="$PWD/$VENV/bin:$PATH"

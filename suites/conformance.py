@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import strategies as gen
@@ -174,13 +174,4 @@ def conformance_property(
                 raise failure
             recorder.record_new(failure)
 
-    return _ci_budget(backend, check)
-
-
-def _ci_budget(backend: Backend, check: Callable[[], None]) -> Callable[[], None]:
-    """Under the ``ci`` profile, a backend with ``ci_examples`` (a slow frontend) runs that
-    many examples instead of the profile's; every other setting stays the profile's."""
-    limit = backend.ci_examples
-    if limit is None or settings.get_current_profile_name() != "ci" or limit >= settings().max_examples:
-        return check
-    return settings(settings(), max_examples=limit)(check)
+    return check

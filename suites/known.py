@@ -147,6 +147,50 @@ KNOWN: tuple[Known, ...] = (
     Known("trt-input-or-duplicate-output", TRT, "bug",
           r"/crash/.*(cannot be both input and output|differ from number of outputs|index out of range)",
           "Returning an input directly, or one output twice, fails.", "https://github.com/pytorch/TensorRT/issues/2561"),
+    # -- Other CPU frontends (torch 2.13.0): Inductor; torch.onnx.export(dynamo=True) with
+    # -- onnxscript 0.7.2 on onnxruntime 1.32.0; OpenVINO 2026.4.1. From the `ci` survey.
+    Known("inductor-any-uint8-returns-bool", ("inductor",), "bug", r"/mismatch/dtype: torch\.uint8 -> torch\.bool @any",
+          "any() of a uint8 tensor comes back bool; eager (and aot_eager) keep uint8. Inductor's own reduce_any "
+          "lowering casts to bool.", "https://github.com/pytorch/pytorch/issues/198081"),
+    Known("onnx-python-scalar-output", ("onnx",), "bug",
+          r"/onnx-export/crash/ConversionError: AttributeError: '(int|float|bool)' object has no attribute 'name'",
+          "A Python int/float/bool output (a constant, x.shape[d]) fails the export: _core._handle_output_node "
+          "skips None outputs but reads .name of every other one."),
+    Known("onnx-any-uint8-returns-bool", ("onnx",), "bug", r"/mismatch/dtype: torch\.uint8 -> torch\.bool @any",
+          "any() of a uint8 tensor comes back bool: torchlib's aten_any casts to BOOL; eager keeps uint8."),
+    Known("onnx-mean-dim-none-invalid-graph", ("onnx",), "bug",
+          r"/session/crash/InvalidGraph: .*\(\"node_Reshape_N\", Reshape, \"\", -N\) : \(\"\",",
+          "x.mean(dim=None) exports a Reshape whose data input is the empty name: onnx.checker and ONNX Runtime "
+          "reject the model ('input 0 is marked single but has an empty string'). x.mean() exports fine."),
+    Known("onnxruntime-no-output-graph", ("onnx",), "bug", r"/session/crash/Fail: .*SaveInitializedTensors",
+          "A model whose output has no tensor (`return []`, `return {}`, `return None`) exports to a graph with "
+          "no outputs, which onnx.checker accepts and ONNX Runtime fails to load with an internal check "
+          "(ort_value_name_idx_map.MaxIdx() > -1)."),
+    Known("onnxruntime-no-kernel-for-type", ("onnx",), "unsupported",
+          r"NotImplemented: .*NOT_IMPLEMENTED : Could not find an implementation for \w+\(N\) node",
+          "ONNX Runtime's CPU provider has no kernel for this op at this dtype (bfloat16 Mul, float16 MatMul, ...) "
+          "and says so when the session is created.",
+          "https://github.com/microsoft/onnxruntime/blob/main/docs/OperatorKernels.md", ("session",)),
+    Known("onnx-op-type-outside-spec", ("onnx",), "unsupported",
+          r"InvalidGraph: .*Type Error: Type 'tensor\(\w+\)' of input parameter \(\w+\) of operator \(\w+\)",
+          "The ONNX operator has no such input type (bfloat16 Conv): the exporter emits it unchecked and ONNX "
+          "Runtime rejects the model, naming op and type, when the session is created.",
+          "https://onnx.ai/onnx/operators/onnx__Conv.html", ("session",)),
+    Known("openvino-python-scalar-output", ("openvino",), "bug",
+          r"/convert/crash/ValueError: (-?N(\.N)?|True|False) is not in list",
+          "A Python int/float/bool output (a constant, x.shape[d]) fails convert_model: the FX decoder looks the "
+          "value up among the graph's nodes."),
+    Known("openvino-same-tensor-twice", ("openvino",), "bug",
+          r"/convert/crash/GeneralFailure: Check 'is_number\(name\)' failed at [\w/]+/translate_session\.cpp",
+          "One computed tensor returned at two places (`y = x + 1; return y, y`) fails convert_model: 'Tensor name "
+          "is not a number: add'. An input returned twice converts."),
+    Known("openvino-integer-floor-divide-truncates", ("openvino",), "bug", r"/mismatch/values @floor_div",
+          "Integer floor_divide with a negative quotient rounds toward zero (-5 // 2 gives -2): the CPU plugin "
+          "ignores Divide's pythondiv flag. Silently wrong values.",
+          "https://github.com/openvinotoolkit/openvino/issues/38248"),
+    Known("openvino-int-cumsum-not-promoted", ("openvino",), "bug",
+          r"/mismatch/dtype: torch\.int64 -> torch\.\w+ @cumsum",
+          "cumsum of a small-int tensor keeps the input dtype (int8 comes back int8); eager returns int64."),
 )
 
 @functools.cache

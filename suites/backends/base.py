@@ -84,9 +84,6 @@ class Backend:
     requires: ClassVar[tuple[str, ...]] = ()
     #: The distribution whose version identifies the frontend in reports.
     distribution: ClassVar[str] = "torch"
-    #: Examples per run under the ``ci`` profile when fewer than the profile's (a slow
-    #: frontend: seconds per case); ``None`` runs the profile's ``max_examples``.
-    ci_examples: ClassVar[int | None] = None
     #: Standalone source of ``compile_and_run(model, args, kwargs, options)`` returning
     #: the outputs as torch objects: pasted into corpus reproducers, which need only
     #: torch and the frontend. Keep it in step with ``compile``/``run``.

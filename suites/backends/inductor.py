@@ -24,8 +24,6 @@ class Inductor(Backend):
     name = "inductor"
     contract = Contract.EXACT
     distribution = "torch"
-    #: Inductor's C++ compile is seconds per case; CI runs fewer examples (see ``ci_examples``).
-    ci_examples = 60
     reproducer = """
 def compile_and_run(model, args, kwargs, options):
     torch._dynamo.reset()

@@ -75,7 +75,7 @@ def session_feeds(session, exported, args, kwargs):
     names = [i.name for i in session.get_inputs()]
     if len(names) != len(flat):
         raise ValueError(f"the ONNX graph has {len(names)} inputs ({names}), the export {len(flat)}")
-    return {name: to_ort(t) for name, t in zip(names, flat)}
+    return {name: to_ort(t) for name, t in zip(names, flat, strict=True)}
 
 
 def reassemble(raw, exported):

@@ -65,11 +65,11 @@ def from_ov(tensor):
 
 def infer(compiled, exported, args, kwargs):
     """Run the compiled model on the flattened user inputs, fed by name; the flat outputs."""
-    from torch.fx._pytree import tree_flatten_spec
     from torch.export.graph_signature import InputKind
+    from torch.fx._pytree import tree_flatten_spec
 
     names = [s.arg.name for s in exported.graph_signature.input_specs if s.kind == InputKind.USER_INPUT]
-    flat = dict(zip(names, tree_flatten_spec((args, kwargs), exported.call_spec.in_spec)))
+    flat = dict(zip(names, tree_flatten_spec((args, kwargs), exported.call_spec.in_spec), strict=True))
     request = compiled.create_infer_request()
     for port in compiled.inputs:
         request.set_tensor(port, to_ov(flat[port.get_any_name()]))

@@ -1,0 +1,117 @@
+"""The CPU frontend adapters (Inductor, ONNX Runtime, OpenVINO) against the harness's
+own checks: each passes a few fixed nested cases through the real frontend, every
+planted distortion of its real output is caught by the oracle under its contract,
+and its standalone reproducer gives what the adapter gives. Skipped, with the reason,
+where the frontend is not installed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import torch
+
+from strategies import Case, Container, Input, Ref, Value, materialize
+from suites.backends.base import Backend, CompileContext
+from suites.oracle import compare
+from suites.runner import execute, load_backend
+from tests.harness_backends import DISTORTIONS
+
+BACKENDS = ("inductor", "onnx", "openvino")
+
+#: tuple(dict(int64, float16, float32), list(float32, int64 input, None), OrderedDict(float16)):
+#: container kinds, mixed dtypes, an input returned as it is and a None leaf (which the
+#: ONNX and OpenVINO graphs drop and their adapters put back). No value is returned
+#: twice: OpenVINO cannot convert that (a known bug, ``openvino-same-tensor-twice``).
+NESTED = Case(
+    inputs=(Input("x0", "int64", (2, 3)), Input("x1", "float16", (2, 3)), Input("x2", "float32", (3,), keyword=True)),
+    values=(
+        Value("input", ("x0",), dtype="int64", shape=(2, 3)),
+        Value("add", ("x1", "x1"), dtype="float16", shape=(2, 3)),
+        Value("mul", ("x0", "x0"), dtype="int64", shape=(2, 3)),
+        Value("add", ("x2", "x2"), dtype="float32", shape=(3,)),
+        Value("none", pytype="NoneType"),
+        Value("mul", ("x1", "x1"), dtype="float16", shape=(2, 3)),
+        Value("mul", ("x2", "x2"), dtype="float32", shape=(3,)),
+    ),
+    output=Container("tuple", (
+        Container("dict", (Ref(2), Ref(1), Ref(6)), ("a", "b", "c")),
+        Container("list", (Ref(3), Ref(0), Ref(4))),
+        Container("ordered_dict", (Ref(5),), ("z",)),
+    )),
+    seed=7,
+)
+#: A bare tensor (the one-tuple distortion needs one).
+BARE = Case(inputs=(Input("x0", "float32", (2,)),),
+            values=(Value("add", ("x0", "x0"), dtype="float32", shape=(2,)),), output=Ref(0), seed=3)
+#: A bfloat16 input returned in a dict (bfloat16 crosses numpy-based runtimes as raw words).
+BFLOAT16 = Case(inputs=(Input("x0", "bfloat16", (2, 2)),),
+                values=(Value("input", ("x0",), dtype="bfloat16", shape=(2, 2)),),
+                output=Container("dict", (Ref(0),), ("h",)), seed=5)
+CASES = {"nested": NESTED, "bare": BARE, "bfloat16": BFLOAT16}
+
+
+class Recording(Backend):
+    """The real adapter, keeping what it returned so that distortions can be applied to it."""
+
+    def __init__(self, inner: Backend) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.contract = inner.contract
+        self.outputs: list[Any] = []
+
+    def compile(self, ctx: CompileContext) -> Any:
+        return self.inner.compile(ctx)
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        out = self.inner.run(compiled, ctx)
+        self.outputs.append(out)
+        return out
+
+
+def installed(name: str) -> Backend:
+    backend = load_backend(name)
+    reason = backend.unavailable_reason()
+    if reason:
+        pytest.skip(reason)
+    return backend
+
+
+def eager(case: Case) -> Any:
+    model, args, kwargs = materialize(case)
+    with torch.no_grad():
+        return model(*args, **kwargs)
+
+
+@pytest.mark.parametrize("case_name", sorted(CASES))
+@pytest.mark.parametrize("name", BACKENDS)
+def test_real_adapter_passes_and_distortions_of_it_are_caught(name, case_name):
+    backend = Recording(installed(name))
+    case = CASES[case_name]
+    verdict = execute(backend, case, {})
+    assert verdict.outcome == "pass", f"{name} on {case_name}: {verdict.headline()}\n{verdict.traceback}"
+    expected, actual = eager(case), backend.outputs[-1]
+    for distortion, distort in DISTORTIONS.items():
+        distorted, changed = distort(actual)
+        if changed:
+            assert compare(expected, distorted, contract=backend.contract), (
+                f"{name}: the oracle missed {distortion} of the real output on {case_name}")
+
+
+def test_every_distortion_applies_to_some_case():
+    applied = {d for case in CASES.values() for d, distort in DISTORTIONS.items() if distort(eager(case))[1]}
+    assert applied == set(DISTORTIONS)
+
+
+@pytest.mark.parametrize("name", BACKENDS)
+def test_reproducer_gives_what_the_adapter_gives(name):
+    """The standalone ``compile_and_run`` pasted into corpus scripts is in step with the adapter."""
+    from torch.utils import _pytree as pytree
+
+    backend = installed(name)
+    namespace: dict[str, Any] = {"torch": torch, "pytree": pytree}
+    exec(compile(backend.reproducer, f"<{name} reproducer>", "exec"), namespace)
+    model, args, kwargs = materialize(NESTED)
+    with torch.no_grad():
+        actual = namespace["compile_and_run"](model, args, kwargs, {})
+    assert compare(eager(NESTED), actual, contract=backend.contract) == []
