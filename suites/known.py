@@ -168,13 +168,13 @@ KNOWN: tuple[Known, ...] = (
           "(ort_value_name_idx_map.MaxIdx() > -1)."),
     Known("onnxruntime-no-kernel-for-type", ("onnx",), "unsupported",
           r"NotImplemented: .*NOT_IMPLEMENTED : Could not find an implementation for \w+\(N\) node",
-          "ONNX Runtime's CPU provider has no kernel for this op at this dtype (bfloat16 Mul, float16 MatMul, ...) "
+          "ONNX Runtime's CPU provider has no kernel for this op at this dtype (bfloat16 Mul and MatMul) "
           "and says so when the session is created.",
           "https://github.com/microsoft/onnxruntime/blob/main/docs/OperatorKernels.md", ("session",)),
     Known("onnx-op-type-outside-spec", ("onnx",), "unsupported",
           r"InvalidGraph: .*Type Error: Type 'tensor\(\w+\)' of input parameter \(\w+\) of operator \(\w+\)",
-          "The ONNX operator has no such input type (bfloat16 Conv): the exporter emits it unchecked and ONNX "
-          "Runtime rejects the model, naming op and type, when the session is created.",
+          "The ONNX operator has no such input type (bfloat16 Conv, int8/int16/uint8 MatMul): the exporter emits it "
+          "unchecked and ONNX Runtime rejects the model, naming op and type, when the session is created.",
           "https://onnx.ai/onnx/operators/onnx__Conv.html", ("session",)),
     Known("openvino-python-scalar-output", ("openvino",), "bug",
           r"/convert/crash/ValueError: (-?N(\.N)?|True|False) is not in list",
