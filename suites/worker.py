@@ -61,12 +61,18 @@ class Worker:
     #: Seconds a fresh worker may take to import torch before the first case.
     startup_timeout = 300.0
 
-    def __init__(self, *, timeout: float = 120.0, log_path: str | None = None) -> None:
+    def __init__(self, *, timeout: float = 120.0, log_path: str | None = None,
+                 max_rss_growth: int = 1 << 30) -> None:
         self.timeout = timeout
         self.log_path = log_path
+        #: A worker whose memory grew this much past its size after its first case is
+        #: replaced before the next one: a leaking frontend cannot exhaust the machine.
+        self.max_rss_growth = max_rss_growth
         self._process: multiprocessing.process.BaseProcess | None = None
         self._conn: Connection | None = None
+        self._rss_after_first_case = 0
         self.restarts = 0
+        self.recycled = 0
 
     def _start(self) -> None:
         context = multiprocessing.get_context("spawn")
@@ -100,6 +106,7 @@ class Worker:
             self._process.join()
         self._conn.close()
         self._process = self._conn = None
+        self._rss_after_first_case = 0
 
     def close(self) -> None:
         self._stop(kill=False)
@@ -143,4 +150,13 @@ class Worker:
         kind, payload = message
         if kind == "harness-error":
             raise HarnessError(f"the harness failed inside the worker: {payload}")
+        self._recycle_if_grown()
         return Verdict.from_dict(payload)
+
+    def _recycle_if_grown(self) -> None:
+        rss = self.rss_bytes()
+        if not self._rss_after_first_case:
+            self._rss_after_first_case = rss
+        elif rss - self._rss_after_first_case > self.max_rss_growth:
+            self._stop(kill=False)
+            self.recycled += 1

@@ -118,3 +118,16 @@ def test_three_ci_runs_give_identical_findings(tmp_path):
         seen.append((findings["outcomes"], findings["known"], sorted(findings["new"])))
     assert seen[0] == seen[1] == seen[2], seen
     assert sum(n for _, _, n in seen[0][0]) == 4 * 60
+
+
+def test_a_worker_that_grew_too_much_is_replaced_before_the_next_case():
+    worker = Worker(timeout=60, max_rss_growth=0)  # any growth at all
+    worker.run("eager", BARE_CASE, {})
+    first = worker.pid
+    for _ in range(20):  # some case grows the heap a little; then a fresh worker runs the next
+        assert worker.run("eager", DICT_CASE, {}).outcome == "pass"
+        if worker.recycled:
+            break
+    assert worker.recycled >= 1 and worker.pid != first
+    assert worker.run("eager", BARE_CASE, {}).outcome == "pass"
+    worker.close()
