@@ -12,7 +12,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 ROOT = Path(__file__).parent
-LATEST = ROOT / "reports" / "latest"
+#: Where a run leaves its reports; ROUNDTRIP_REPORTS moves it (runs side by side).
+LATEST = Path(os.environ.get("ROUNDTRIP_REPORTS", ROOT / "reports" / "latest")).resolve()
 #: The frontends the suite runs when no --backend is given; those not installed
 #: here (TensorRT without a GPU) are skipped with the reason.
 DEFAULT_BACKENDS = ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo", "inductor", "onnx", "openvino",
@@ -136,4 +137,4 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
 
     terminalreporter.section("roundtrip outcomes")
     terminalreporter.write_line(outcome_table(recorder))
-    terminalreporter.write_line(f"reports: {LATEST.relative_to(ROOT)}/")
+    terminalreporter.write_line(f"reports: {LATEST}/")

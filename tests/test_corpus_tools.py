@@ -22,7 +22,8 @@ def corpus(tmp_path_factory):
     """Run the real suite against a distorting backend, twice, into a temp corpus."""
     directory = tmp_path_factory.mktemp("corpus")
     # nightly: up to 2000 examples, stopping at the first failure (found within ~100).
-    env = {**os.environ, "ROUNDTRIP_CORPUS": str(directory), "ROUNDTRIP_PROFILE": "nightly"}
+    env = {**os.environ, "ROUNDTRIP_CORPUS": str(directory), "ROUNDTRIP_PROFILE": "nightly",
+           "ROUNDTRIP_REPORTS": str(tmp_path_factory.mktemp("reports"))}
     for _ in range(2):
         run = subprocess.run(
             [sys.executable, "-m", "pytest", "suites/test_conformance.py", "-p", "no:xdist", "-q",

@@ -48,15 +48,16 @@ def test_worker_killed_mid_case_is_a_crash_and_the_worker_restarts():
 
 def test_session_survives_segfault_hang_and_kill_and_records_them(tmp_path):
     """The real suite, in --keep-going survey mode, through three backends that die."""
-    env = {"ROUNDTRIP_PROFILE": "ci", "ROUNDTRIP_MAX_EXAMPLES": "20", "ROUNDTRIP_CORPUS": str(tmp_path)}
-    run = _suite(*(a for b in HARNESS for a in ("--backend", b)), "--keep-going", "--case-timeout", "2",
+    env = {"ROUNDTRIP_PROFILE": "ci", "ROUNDTRIP_MAX_EXAMPLES": "15", "ROUNDTRIP_CORPUS": str(tmp_path / "corpus"),
+           "ROUNDTRIP_REPORTS": str(tmp_path)}
+    run = _suite(*(a for b in HARNESS for a in ("--backend", b)), "--keep-going", "--case-timeout", "5",
                  "-p", "no:xdist", env=env)
     assert run.returncode == 1 and "3 failed" in run.stdout, run.stdout[-3000:]
-    findings = json.loads((ROOT / "reports" / "latest" / "findings.json").read_text())
-    headlines = {f["backend"]: f["headline"] for f in findings["findings"] if f["kind"] == "new"}
-    assert "SIGSEGV" in headlines["segfault"], headlines
-    assert "no answer within 2 s" in headlines["hang"], headlines
-    assert "SIGKILL" in headlines["killed"], headlines
+    findings = json.loads((tmp_path / "findings.json").read_text())
+    headlines = " | ".join(f"{f['backend']}: {f['headline']}" for f in findings["findings"] if f["kind"] == "new")
+    assert "segfault: WorkerDied: the worker process died: signal SIGSEGV" in headlines, headlines
+    assert "hang: Timeout: no answer within 5 s" in headlines, headlines
+    assert "killed: WorkerDied: the worker process died: signal SIGKILL" in headlines, headlines
     outcomes = {(b, o) for b, o, _ in findings["outcomes"]}
     assert {("segfault", "pass"), ("hang", "pass"), ("killed", "pass")} <= outcomes  # it went on
 
@@ -90,10 +91,19 @@ def test_ctrl_c_at_any_moment_leaves_the_corpus_consistent(tmp_path):
             "-p", "no:xdist", "--hypothesis-seed=3"]
     args += [a for name in ("Int64ToInt32", "DropDictKey", "LoseNone", "ListToTuple")
              for a in ("--backend", f"tests.harness_backends:{name}")]
-    env = {**os.environ, "ROUNDTRIP_PROFILE": "nightly", "ROUNDTRIP_CORPUS": str(tmp_path)}
-    for delay in (4.0, 7.0, 10.0, 13.0):
+    env = {**os.environ, "ROUNDTRIP_PROFILE": "nightly", "ROUNDTRIP_CORPUS": str(tmp_path),
+           "ROUNDTRIP_REPORTS": str(tmp_path / ".reports")}
+    # Three blind moments, then one right after the first entry lands (mid-way through
+    # the next search, or the next write).
+    for delay in (2.0, 5.0, 9.0, None):
         process = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(delay)
+        if delay is None:
+            before = len(load_entries(tmp_path))
+            deadline = time.monotonic() + 300
+            while len(load_entries(tmp_path)) == before and process.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.05)
+        else:
+            time.sleep(delay)
         process.send_signal(signal.SIGINT)
         try:
             process.wait(timeout=60)
@@ -103,18 +113,19 @@ def test_ctrl_c_at_any_moment_leaves_the_corpus_consistent(tmp_path):
         entries = load_entries(tmp_path)
         assert all(not isinstance(e, Exception) for e in entries), entries
         assert not [p for p in tmp_path.iterdir() if p.name.endswith((".new", ".tmp"))]
-    assert entries, "no run got as far as saving a finding: make the delays longer"
+    assert entries, "no run got as far as saving a finding"
 
 
 def test_three_ci_runs_give_identical_findings(tmp_path):
     """The ci profile is derandomised: the same cases, so the same outcomes, every run."""
     pytest.importorskip("tvm")
-    env = {"ROUNDTRIP_PROFILE": "ci", "ROUNDTRIP_MAX_EXAMPLES": "60", "ROUNDTRIP_CORPUS": str(tmp_path)}
+    env = {"ROUNDTRIP_PROFILE": "ci", "ROUNDTRIP_MAX_EXAMPLES": "60", "ROUNDTRIP_CORPUS": str(tmp_path / "corpus"),
+           "ROUNDTRIP_REPORTS": str(tmp_path)}
     backends = [a for b in ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo") for a in ("--backend", b)]
     seen = []
     for _ in range(3):
         _suite(*backends, "--keep-going", "-n", "2", env=env)
-        findings = json.loads((ROOT / "reports" / "latest" / "findings.json").read_text())
+        findings = json.loads((tmp_path / "findings.json").read_text())
         seen.append((findings["outcomes"], findings["known"], sorted(findings["new"])))
     assert seen[0] == seen[1] == seen[2], seen
     assert sum(n for _, _, n in seen[0][0]) == 4 * 60
