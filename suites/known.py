@@ -107,6 +107,11 @@ KNOWN: tuple[Known, ...] = (
           r"dtype: torch\.\w+ -> torch\.\w+ @(add_scalar|add|sub|mul|floor_div|true_div)",
           "Mixed-dtype arithmetic returns an operand's dtype instead of PyTorch's promoted one "
           "(uint8 + 2.5 comes back uint8, uint8 // int16 comes back uint8): silently wrong values."),
+    Known("tvm-bitwise-zero-dim-promotion", TVM, "bug",
+          r"dtype: torch\.\w+ -> torch\.\w+ @bitwise_(and|or|xor)",
+          "A 0-d integer tensor widens the result of a bitwise op with a dimensioned one: int8[1] & "
+          "int16[] is int8 in PyTorch (a 0-d operand of the same category does not promote), TVM "
+          "returns int16."),
     Known("tvm-reduction-dtype", TVM, "bug", r"dtype: torch\.\w+ -> torch\.\w+ @(any|all|amax|argmax|mean)",
           "Reductions return the wrong dtype (any/all not bool, mean(dtype=float64) ignored, argmax "
           "not int64).", "https://github.com/apache/tvm/issues/20230"),
