@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import json
 import os
-from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, settings
+from hypothesis import HealthCheck, settings
 
 ROOT = Path(__file__).parent
 #: Where a run leaves its reports; ROUNDTRIP_REPORTS moves it (runs side by side).
@@ -42,6 +41,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="seconds before a case is a hang (default 180)")
     group.addoption("--keep-going", action="store_true",
                     help="record new findings and go on searching (no shrinking); fail at the end")
+    group.addoption("--shards", type=int, default=1, metavar="N",
+                    help="split each backend's examples into N test items, so that -n spreads one backend "
+                         "over N processes (each part seeded apart when the run is seeded)")
     group.addoption("--no-isolation", action="store_true",
                     help="run cases in the pytest process (faster; a segfault kills the session)")
 
@@ -60,6 +62,15 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "backend_spec" in metafunc.fixturenames:
         specs = metafunc.config.getoption("--backend") or list(DEFAULT_BACKENDS)
         metafunc.parametrize("backend_spec", specs, ids=specs)
+    count = metafunc.config.getoption("--shards")
+    if "shard" in metafunc.fixturenames and count > 1:
+        metafunc.parametrize("shard", [(i, count) for i in range(count)], ids=[f"shard{i}" for i in range(count)])
+
+
+@pytest.fixture
+def shard() -> tuple[int, int]:
+    """(index, count) of the part of the budget this test runs: all of it, unless --shards."""
+    return (0, 1)
 
 
 @pytest.fixture

@@ -16,7 +16,8 @@ Sections (all by default):
 - ``detection``: each planted distortion of ``tests/harness_backends.py`` over
   ``--seeds`` seeds: cases and seconds until caught, seconds to shrink. A change that
   weakens the search shows up here.
-- ``parallel``: the ``ci`` profile of the conformance suite with ``-n 1`` and ``-n 2``.
+- ``parallel``: the ``ci`` profile of the conformance suite with ``-n 1`` and ``-n 2``
+  (both ``--shards 2``, as ``scripts/test.sh`` runs it: the same cases).
 - ``repeat``: the ``ci`` profile three times: the outcome counts must be identical.
 """
 
@@ -210,7 +211,9 @@ def _suite_run(backends: list[str], workers: int) -> tuple[float, dict[str, Any]
     with tempfile.TemporaryDirectory() as scratch:
         env = {**os.environ, "ROUNDTRIP_PROFILE": "ci", "ROUNDTRIP_CORPUS": f"{scratch}/corpus",
                "ROUNDTRIP_REPORTS": scratch}
-        args = [sys.executable, "-m", "pytest", *SUITE, "-n", str(workers), "--keep-going"]
+        # As scripts/test.sh runs it: two shards per backend, work stealing.
+        args = [sys.executable, "-m", "pytest", *SUITE, "-n", str(workers), "--keep-going", "--shards", "2",
+                "--dist", "worksteal"]
         args += [a for b in backends for a in ("--backend", b)]
         start = time.perf_counter()
         subprocess.run(args, cwd=ROOT, env=env, capture_output=True, text=True)

@@ -3,4 +3,4 @@
 # skipped with the reason where there is no CUDA GPU). Extra arguments go to pytest,
 # e.g. --hypothesis-profile=nightly or --backend tvm-ep.
 source "$(dirname "$0")/env.sh"
-exec python -m pytest suites -n auto "$@"
+exec python -m pytest suites -n auto --dist worksteal --shards 2 "$@"

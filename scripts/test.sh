@@ -4,6 +4,7 @@
 # harness works and no new frontend bug appeared.
 source "$(dirname "$0")/env.sh"
 export ROUNDTRIP_PROFILE=ci
-# The conformance items (a backend each, the longest ones) go first, and idle workers
-# steal queued items: both cores stay busy to the end.
-exec python -m pytest suites tests -n auto --dist worksteal "$@"
+# Each backend's budget is split in two items (--shards 2, each seeded apart) so that no
+# single slow frontend keeps one core busy while the other idles; the conformance items,
+# the longest, go first, and idle workers steal queued items.
+exec python -m pytest suites tests -n auto --dist worksteal --shards 2 "$@"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 __all__ = [
     "CONTAINER_KINDS",
@@ -88,7 +88,7 @@ class Container:
     keys: tuple[str, ...] = ()
 
 
-Tree = Union[Ref, Container]
+Tree = Ref | Container
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import shlex
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
-from hypothesis import given
+from hypothesis import core, given, seed, settings
 from hypothesis import strategies as st
 
 import strategies as gen
@@ -152,6 +153,7 @@ def conformance_property(
     *,
     keep_going: bool = False,
     known_row: Callable[[Verdict], Known | None] = match,
+    shard: tuple[int, int] = (0, 1),
 ) -> Callable[[], None]:
     """The Hypothesis test for one backend; settings come from the active profile.
 
@@ -159,6 +161,8 @@ def conformance_property(
     to survey a frontend; the caller fails afterwards if any were recorded.
     ``known_row`` looks a verdict up in the known table (benchmarks hide a row from it
     to time the search for, and the shrinking of, a real bug).
+    ``shard`` = (index, count) runs one of ``count`` equal parts of the profile's budget,
+    so that ``pytest -n`` can spread one backend over several processes.
     """
 
     @given(case=case_strategy if case_strategy is not None else gen.cases(), options=backend.option_strategy())
@@ -174,4 +178,14 @@ def conformance_property(
                 raise failure
             recorder.record_new(failure)
 
-    return check
+    return _sharded(check, *shard)
+
+
+def _sharded(check: Callable[[], None], index: int, count: int) -> Callable[[], None]:
+    if count == 1:
+        return check
+    check = settings(settings(), max_examples=-(-settings().max_examples // count))(check)
+    # Parts must draw different cases: each gets its own seed where the run is seeded
+    # (derandomised, or --hypothesis-seed); unseeded runs differ anyway.
+    base = core.global_force_seed if core.global_force_seed is not None else 0 if settings().derandomize else None
+    return check if base is None else seed(f"{base}/shard {index} of {count}")(check)

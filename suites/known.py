@@ -161,8 +161,11 @@ KNOWN: tuple[Known, ...] = (
           r"/onnx-export/crash/ConversionError: AttributeError: '(int|float|bool)' object has no attribute 'name'",
           "A Python int/float/bool output (a constant, x.shape[d]) fails the export: _core._handle_output_node "
           "skips None outputs but reads .name of every other one."),
-    Known("onnx-any-uint8-returns-bool", ("onnx",), "bug", r"/mismatch/dtype: torch\.uint8 -> torch\.bool @any",
-          "any() of a uint8 tensor comes back bool: torchlib's aten_any casts to BOOL; eager keeps uint8."),
+    Known("onnx-any-uint8-returns-bool", ("onnx",), "bug", r"/mismatch/dtype: torch\.uint8 -> torch\.bool @(any|all)",
+          "any() / all() of a uint8 tensor comes back bool: torchlib's aten_any / aten_all cast to BOOL; eager "
+          "keeps uint8."),
+    Known("onnx-float16-sum-widened", ("onnx",), "bug", r"/mismatch/dtype: torch\.float16 -> torch\.float32 @sum",
+          "sum() of a float16 tensor comes back float32 (whole tensor or over a dim); eager returns float16."),
     Known("onnx-mean-dim-none-invalid-graph", ("onnx",), "bug",
           r"/session/crash/InvalidGraph: .*\(\"node_Reshape_N\", Reshape, \"\", -N\) : \(\"\",",
           "x.mean(dim=None) exports a Reshape whose data input is the empty name: onnx.checker and ONNX Runtime "

@@ -11,7 +11,8 @@ import collections
 import os
 import signal
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import torch
 from torch.utils import _pytree as pytree
@@ -19,7 +20,7 @@ from torch.utils import _pytree as pytree
 from suites.backends.base import CompileContext
 from suites.backends.reference import Eager
 
-__all__ = ["DISTORTIONS", "Distorting", "Hang", "Segfault"]
+__all__ = ["DISTORTIONS", "Distorting", "Hang", "Killed", "Segfault"]
 
 
 def _rewrite_first(tree: Any, rewrite: Callable[[Any], Any]) -> tuple[Any, bool]:
@@ -29,7 +30,7 @@ def _rewrite_first(tree: Any, rewrite: Callable[[Any], Any]) -> tuple[Any, bool]
         return replaced, True
     if isinstance(tree, dict):
         items = list(tree.items())
-        for i, (k, v) in enumerate(items):
+        for k, v in items:
             new, changed = _rewrite_first(v, rewrite)
             if changed:
                 copy = type(tree)(items)

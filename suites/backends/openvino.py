@@ -71,8 +71,11 @@ def infer(compiled, exported, args, kwargs):
     names = [s.arg.name for s in exported.graph_signature.input_specs if s.kind == InputKind.USER_INPUT]
     flat = dict(zip(names, tree_flatten_spec((args, kwargs), exported.call_spec.in_spec), strict=True))
     request = compiled.create_infer_request()
-    for port in compiled.inputs:
-        request.set_tensor(port, to_ov(flat[port.get_any_name()]))
+    for position, port in enumerate(compiled.inputs):
+        # A port has several names; an input also returned as an output may be named
+        # after that output: then it is fed by position (the graph keeps the user's order).
+        name = next((n for n in port.get_names() if n in flat), names[position])
+        request.set_tensor(port, to_ov(flat[name]))
     request.infer()
     return [from_ov(request.get_tensor(port)) for port in compiled.outputs]
 
