@@ -37,9 +37,16 @@ def _serve(conn: Connection, log_path: str | None) -> None:
     import logging
     import warnings
 
+    import torch
+
     _quiet(log_path)
     warnings.simplefilter("ignore")
     logging.disable(logging.WARNING)
+    # One thread per worker: the suite runs one case per core (pytest -n), and the
+    # models are tiny, so intra-op threads (torch, OpenMP, TVM's spinning pool) only
+    # fight the other workers for the cores.
+    torch.set_num_threads(1)
+    os.environ.setdefault("TVM_NUM_THREADS", "1")
     from .runner import execute, load_backend
 
     conn.send(("ready", None))  # torch is imported: from here on, time counts against cases
