@@ -148,16 +148,25 @@ def distorting_backend(name: str) -> Distorting:
     return next(cls for cls in Distorting.__subclasses__() if cls.distortion == name)()
 
 
-class Segfault(Eager):
-    """Dies with SIGSEGV when the output tree has a list in it (as a native crash would)."""
+class _Signalled(Eager):
+    """Dies by the signal ``dies_by`` when the output is a ``container``."""
 
-    name = "segfault"
+    container: type
+    dies_by: signal.Signals
 
     def run(self, compiled: Any, ctx: CompileContext) -> Any:
         out = super().run(compiled, ctx)
-        if isinstance(out, list):
-            os.kill(os.getpid(), signal.SIGSEGV)
+        if isinstance(out, self.container):
+            os.kill(os.getpid(), self.dies_by)
         return out
+
+
+class Segfault(_Signalled):
+    """Dies with SIGSEGV when the output tree has a list in it (as a native crash would)."""
+
+    name = "segfault"
+    container = list
+    dies_by = signal.SIGSEGV
 
 
 class Hang(Eager):
@@ -172,13 +181,9 @@ class Hang(Eager):
         return out
 
 
-class Killed(Eager):
+class Killed(_Signalled):
     """Killed from outside (SIGKILL, as the OOM killer does) when the output is a tuple."""
 
     name = "killed"
-
-    def run(self, compiled: Any, ctx: CompileContext) -> Any:
-        out = super().run(compiled, ctx)
-        if isinstance(out, tuple):
-            os.kill(os.getpid(), signal.SIGKILL)
-        return out
+    container = tuple
+    dies_by = signal.SIGKILL
