@@ -54,9 +54,11 @@ def _markdown_table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
-def _feature_rows(recorder: Any, backend: str) -> list[list[str]]:
-    features = recorder.features.get(backend, {})
-    return [[f, *(str(features[f].get(o, 0)) for o in OUTCOMES)] for f in sorted(features)]
+def _feature_rows(recorder: Any, backend: str, *, ops: bool = False) -> list[list[str]]:
+    """Outcome counts per feature (container kinds, dtypes, special leaves), or per op
+    (every op a case's output needs, returned or intermediate) with ``ops``."""
+    features = {f: c for f, c in recorder.features.get(backend, {}).items() if f.startswith("op:") == ops}
+    return [[f.removeprefix("op:"), *(str(features[f].get(o, 0)) for o in OUTCOMES)] for f in sorted(features)]
 
 
 def write_latest(recorder: Any, directory: Path) -> None:
@@ -78,6 +80,8 @@ def write_latest(recorder: Any, directory: Path) -> None:
             ["backend", "row", "kind", "examples"], [[k["backend"], k["id"], k["kind"], str(k["count"])] for k in known]), ""]
     for b in sorted(recorder.features):
         md += [f"## {b}: outcomes by feature", "", _markdown_table(["feature", *OUTCOMES], _feature_rows(recorder, b)), ""]
+    for b in sorted(recorder.features):
+        md += [f"## {b}: outcomes by op", "", _markdown_table(["op", *OUTCOMES], _feature_rows(recorder, b, ops=True)), ""]
     if recorder.deviations:
         md += ["## Documented structure changes", ""] + [f"- {b}: {d} ({n}x)" for (b, d), n in
                                                           sorted(recorder.deviations.items())] + [""]
@@ -93,6 +97,8 @@ def write_latest(recorder: Any, directory: Path) -> None:
              "<h2>Outcomes per backend</h2>", table(_HEADER, _rows(recorder))]
     for b in sorted(recorder.features):
         parts += [f"<h2>{html.escape(b)}: outcomes by feature</h2>", table(["feature", *OUTCOMES], _feature_rows(recorder, b))]
+    for b in sorted(recorder.features):
+        parts += [f"<h2>{html.escape(b)}: outcomes by op</h2>", table(["op", *OUTCOMES], _feature_rows(recorder, b, ops=True))]
     _write(directory / "summary.html", "\n".join(parts))
 
 

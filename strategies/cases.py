@@ -8,13 +8,14 @@ as it is, no container.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from .ops import COMPLEX, FAMILIES, FLOATS, INTS, OPS, TensorType, infer
+from .ops import COMPLEX, FAMILIES, FLOATS, INTS, OPS, Op, TensorType, TupleType, Type, domain_type, value_type
 from .spec import CONTAINER_KINDS, KEYED_KINDS, Case, Container, Input, Ref, Tree, Value
 
 __all__ = ["ALL_DTYPES", "cases", "dtypes", "input_specs", "output_trees", "shapes"]
@@ -115,21 +116,28 @@ def _tree(draw: Callable, n_values: int, kinds: tuple[str, ...], max_depth: int,
     return node(max_depth)
 
 
+@functools.lru_cache(maxsize=256)
 def _operand_candidates(arity: int, names: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    if arity == 0:
-        return ((),)
-    if arity == 1:
-        return tuple((n,) for n in names)
-    return tuple((a, b) for a in names for b in names)
+    return tuple(itertools.product(names, repeat=arity))
 
 
-def _operand_choices(op_name: str, types: dict[str, TensorType]) -> list[tuple[str, ...]]:
-    op = OPS[op_name]
-    return [
-        c
-        for c in _operand_candidates(op.arity, tuple(types))
-        if op.accepts(*(types[n] for n in c)) and (op.complex_ok or not any(types[n].is_complex for n in c))
-    ]
+def _operand_names(op: Op, types: dict[str, Type]) -> tuple[str, ...]:
+    if op.takes_tuples:
+        return tuple(n for n, t in types.items() if isinstance(t, TupleType))
+    return tuple(n for n, t in types.items() if isinstance(t, TensorType) and (op.complex_ok or not t.is_complex)
+                 and (not op.inputs_only or n.startswith("x")))
+
+
+def _operand_choices(op: Op, types: dict[str, Type], *, first_only: bool = False) -> list[tuple[str, ...]]:
+    """The operand tuples on which ``op`` is defined; with ``first_only``, at most one."""
+    names = _operand_names(op, types)
+    found = []
+    for combo in itertools.product(names, repeat=op.arity):
+        if op.accepts(*(types[n] for n in combo)):
+            found.append(combo)
+            if first_only:
+                break
+    return found
 
 
 def _draw_stable(draw: Callable, every: Sequence[Any], allowed: Collection[Any]) -> Any:
@@ -149,27 +157,55 @@ def _draw_stable(draw: Callable, every: Sequence[Any], allowed: Collection[Any])
     return ordered[draw(st.integers(0, len(ordered) - 1))]
 
 
+def _offered(ops: tuple[str, ...], types: dict[str, Type]) -> dict[str, list[str]]:
+    """family -> the ops in it that some operands (inputs or earlier values) can feed."""
+    offered: dict[str, list[str]] = {}
+    for name in ops:
+        op = OPS[name]
+        if op.arity == 0 or _operand_choices(op, types, first_only=True):
+            offered.setdefault(op.family, []).append(name)
+    return offered
+
+
 @st.composite
-def _value(draw: Callable, types: dict[str, TensorType], offered: dict[str, list[tuple[str, ...]]]) -> Value:
-    # Family first, then the op: each family is as likely as the next however many ops
-    # it has, so the few special leaves (None, constants) are not drowned by arithmetic.
-    family = _draw_stable(draw, FAMILIES, {OPS[name].family for name in offered})
-    op_name = _draw_stable(draw, tuple(name for name in OPS if OPS[name].family == family), offered)
-    operands = _draw_stable(draw, _operand_candidates(OPS[op_name].arity, tuple(types)), offered[op_name])
-    operand_types = tuple(types[n] for n in operands)
-    draw_attrs = OPS[op_name].draw_attrs
-    attrs = draw_attrs(draw, operand_types) if draw_attrs else {}
-    dtype, shape, pytype = infer(op_name, attrs, operand_types)
-    return Value(op_name, operands, tuple(sorted(attrs.items())), dtype, shape, pytype)
+def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], max_values: int,
+             names: tuple[str, ...]) -> tuple[Value, ...]:
+    """A dataflow program: each value is an op on inputs or earlier values.
+
+    Operands are drawn among ``names`` (every input name, then every value name, fixed
+    for the strategy), so an operand that points at an earlier value shrinks toward
+    pointing at an input, and the choices keep their meaning when a value is deleted.
+    """
+    types: dict[str, Type] = {i.name: domain_type(i.dtype, i.shape) for i in inputs}
+    families = tuple(dict.fromkeys(OPS[name].family for name in ops))
+    values: list[Value] = []
+    for k in range(max_values):
+        # Like st.lists: one more value (3 times in 4), or stop; shrinks toward fewer.
+        if k and not draw(st.integers(0, 3)):
+            break
+        offered = _offered(ops, types)
+        # Family first, then the op: each family is as likely as the next however many
+        # ops it has, so the few special leaves (None, constants) are not drowned.
+        family = _draw_stable(draw, families, offered)
+        op_name = _draw_stable(draw, tuple(n for n in ops if OPS[n].family == family), offered[family])
+        op = OPS[op_name]
+        choices = _operand_choices(op, types)
+        operands = _draw_stable(draw, _operand_candidates(op.arity, names), choices)
+        operand_types = tuple(types[n] for n in operands)
+        attrs = op.draw_attrs(draw, operand_types) if op.draw_attrs else {}
+        out = value_type(op_name, attrs, operand_types)
+        types[f"v{k}"] = out
+        dtype, shape, pytype = _recorded(out)
+        values.append(Value(op_name, operands, tuple(sorted(attrs.items())), dtype, shape, pytype))
+    return tuple(values)
 
 
-@functools.lru_cache(maxsize=4096)  # the same few input signatures come back again and again
-def _values(inputs: tuple[Input, ...], families: tuple[str, ...], max_values: int) -> st.SearchStrategy:
-    types = {i.name: TensorType(i.dtype, i.shape) for i in inputs}
-    # An op is offered only when some operands satisfy its domain: valid by construction.
-    offered = {name: choices for name in OPS if OPS[name].family in families
-               and (choices := _operand_choices(name, types))}
-    return st.lists(_value(types, offered), min_size=1, max_size=max_values).map(tuple)
+def _recorded(out: Type) -> tuple[str | None, tuple[int, ...] | None, str | None]:
+    if isinstance(out, TensorType):
+        return out.dtype, out.shape, None
+    if isinstance(out, TupleType):
+        return None, None, out.kind
+    return None, None, out.name
 
 
 def cases(
@@ -178,6 +214,8 @@ def cases(
     include_complex: bool = False,
     containers: Sequence[str] | None = None,
     op_families: Sequence[str] | None = None,
+    ops: Sequence[str] | None = None,
+    max_ops: int = 8,
     max_depth: int = 4,
     max_leaves: int = 6,
     max_inputs: int = 3,
@@ -187,7 +225,8 @@ def cases(
 ) -> st.SearchStrategy[Case]:
     """Random models, drawn as :class:`~strategies.spec.Case` data.
 
-    ``dtypes``, ``containers`` and ``op_families`` focus a run on some names;
+    ``dtypes``, ``containers``, ``op_families`` and ``ops`` focus a run on some names;
+    ``max_ops`` bounds the program's length (values computed in ``forward``);
     ``exportable=True`` leaves out outputs that ``torch.export`` itself rejects (an
     unregistered dict subclass), ``False`` keeps only cases that contain one.
     """
@@ -197,6 +236,11 @@ def cases(
     if "leaf" not in families:
         # Without the leaf family a drawn input may have no applicable op at all.
         raise InvalidArgument(f"op_families={list(op_families or ())!r} must include 'leaf'")
+    op_names = tuple(n for n in _check_choice("ops", ops, tuple(OPS)) if OPS[n].family in families)
+    if "input" not in op_names:
+        op_names = ("input", *op_names)  # an input can always be returned as it is
+    _check_int("max_ops", max_ops, 1, 64)
+    names = tuple(f"x{i}" for i in range(max_inputs)) + tuple(f"v{i}" for i in range(max_ops))
     if exportable not in (None, True, False):
         raise InvalidArgument(f"exportable={exportable!r} must be None, True or False")
     if exportable is True:
@@ -215,7 +259,7 @@ def cases(
     def draw_case(draw: Callable) -> Case:
         seed = draw(st.integers(0, 2**31 - 1))
         inputs = draw(input_strategy)
-        values = draw(_values(inputs, families, max_leaves))
+        values = draw(_program(inputs, op_names, max_ops, names))
         if exportable is False:
             # At least one unregistered dict subclass, at the root (the simplest place).
             items = draw(st.lists(output_trees(len(values), containers=kinds, max_depth=max(0, max_depth - 1),
@@ -230,12 +274,13 @@ def cases(
     strategy = draw_case()
     arguments = {k: v for k, v in dict(
         dtypes=dtypes, include_complex=include_complex, containers=containers, op_families=op_families,
-        max_depth=max_depth, max_leaves=max_leaves, max_inputs=max_inputs, max_rank=max_rank, max_side=max_side,
+        ops=ops, max_ops=max_ops, max_depth=max_depth, max_leaves=max_leaves, max_inputs=max_inputs, max_rank=max_rank,
+        max_side=max_side,
         exportable=exportable).items() if v != _DEFAULTS[k]}
     return _Named(strategy, "cases(" + ", ".join(f"{k}={v!r}" for k, v in arguments.items()) + ")")
 
 
-_DEFAULTS = dict(dtypes=None, include_complex=False, containers=None, op_families=None, max_depth=4, max_leaves=6,
+_DEFAULTS = dict(dtypes=None, include_complex=False, containers=None, op_families=None, ops=None, max_ops=8, max_depth=4, max_leaves=6,
                  max_inputs=3, max_rank=4, max_side=3, exportable=None)
 
 

@@ -14,10 +14,18 @@ from typing import Any
 import torch
 
 from . import containers
-from .ops import DOMAIN, OPS, TensorType, render_op, state_source
+from .ops import DOMAIN, OPS, Type, domain_type, render_op, state_source, value_type
 from .spec import Case, Ref, Tree, case_to_json
 
-__all__ = ["materialize", "to_source", "model_source"]
+__all__ = ["materialize", "model_source", "program_types", "to_source"]
+
+
+def program_types(case: Case) -> dict[str, Type]:
+    """Every input's and value's type (with ranges and error), as the generator saw them."""
+    types: dict[str, Type] = {i.name: domain_type(i.dtype, i.shape) for i in case.inputs}
+    for k, value in enumerate(case.values):
+        types[f"v{k}"] = value_type(value.op, dict(value.attrs), tuple(types[o] for o in value.operands))
+    return types
 
 _SUPPORT = f'''\
 def random_tensor(shape, dtype, generator):
@@ -38,8 +46,10 @@ def make_model():
     model = Model()
     generator = torch.Generator().manual_seed(SEED + 1)
     with torch.no_grad():
-        for _, tensor in [*model.named_parameters(), *model.named_buffers()]:
+        for name, tensor in [*model.named_parameters(), *model.named_buffers()]:
             tensor.copy_(random_tensor(tensor.shape, tensor.dtype, generator))
+            if name.endswith("running_var"):
+                tensor.abs_().add_(0.5)  # a variance is positive
     return model.eval()
 '''
 
@@ -68,8 +78,8 @@ def _render_tree(node: Tree, namedtuples: dict[tuple[str, ...], str]) -> str:
 
 def model_source(case: Case) -> str:
     """The model, its inputs and its weights as Python; needs the container prelude."""
-    types = {i.name: TensorType(i.dtype, i.shape) for i in case.inputs}
-    used = sorted(set(case.refs()))
+    types = program_types(case)
+    used = case.used()
     namedtuples: dict[tuple[str, ...], str] = {}
     for c in case.containers():
         if c.kind == "namedtuple" and c.keys not in namedtuples:

@@ -8,7 +8,7 @@ is what makes shrinking, subprocess isolation and the regression corpus possible
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 __all__ = [
@@ -54,7 +54,8 @@ class Input:
 
 @dataclass(frozen=True)
 class Value:
-    """One value the forward computes: ``op`` applied to ``operands`` (input names).
+    """One value the forward computes: ``op`` applied to ``operands``, each a model
+    input (``x0``) or an earlier value (``v3``): a case is a small dataflow program.
 
     ``dtype``/``shape`` (tensors) or ``pytype`` (Python values) are derived when the
     case is drawn, by running the op on meta tensors; they are kept for reporting and
@@ -136,25 +137,41 @@ class Case:
     def returned_values(self) -> list[Value]:
         return [self.values[i] for i in self.refs()]
 
+    def used(self) -> list[int]:
+        """Indices of the values the output needs: returned, or feeding one that is."""
+        needed = set(self.refs())
+        stack = list(needed)
+        while stack:
+            for operand in self.values[stack.pop()].operands:
+                if operand.startswith("v") and int(operand[1:]) not in needed:
+                    needed.add(int(operand[1:]))
+                    stack.append(int(operand[1:]))
+        return sorted(needed)
+
     def ops(self) -> list[str]:
-        return sorted({v.op for v in self.returned_values()})
+        """Every op the output needs, returned or intermediate."""
+        return sorted({self.values[i].op for i in self.used()})
 
     def pruned(self) -> Case:
-        """The same model without the values the output never returns, refs renumbered.
+        """The same model without the values the output never needs, renumbered.
 
-        The shrinker cannot delete a value that a later ref points past; this can. The
-        model is the same program: unreferenced values are never rendered, and state
-        is filled in registration order, which renumbering keeps.
+        The shrinker cannot delete a value that a later one points past; this can. The
+        model is the same program: unneeded values are never rendered, and state is
+        filled in registration order, which renumbering keeps.
         """
-        used = sorted(set(self.refs()))
+        used = self.used()
         new_index = {old: new for new, old in enumerate(used)}
+
+        def rename(operand: str) -> str:
+            return f"v{new_index[int(operand[1:])]}" if operand.startswith("v") else operand
 
         def renumber(node: Tree) -> Tree:
             if isinstance(node, Ref):
                 return Ref(new_index[node.index])
             return Container(node.kind, tuple(renumber(c) for c in node.items), node.keys)
 
-        return Case(self.inputs, tuple(self.values[i] for i in used), renumber(self.output), self.seed)
+        values = tuple(replace(self.values[i], operands=tuple(rename(o) for o in self.values[i].operands)) for i in used)
+        return Case(self.inputs, values, renumber(self.output), self.seed)
 
     @property
     def exportable(self) -> bool:

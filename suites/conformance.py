@@ -141,6 +141,8 @@ def case_features(case: Case) -> set[str]:
         features.add("leaf:empty container")
     if not case.containers():
         features.add("container:none (bare leaf)")
+    # Every op the output needs, returned or intermediate: the backend x op table.
+    features |= {f"op:{op}" for op in case.ops()}
     return features
 
 

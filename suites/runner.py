@@ -11,13 +11,16 @@ import importlib
 import re
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import torch
 from torch.utils import _pytree as pytree
 
-from strategies import Case, Container, Ref, materialize
+from strategies import Case, Ref, materialize
+from strategies.ops import TensorType, TupleType
+from strategies.render import program_types
 
 from .backends.base import Backend, CompileContext, Contract, HarnessError
 from .oracle import compare
@@ -82,6 +85,9 @@ class Verdict:
     seconds: float = 0.0
     #: The op that computed the first differing leaf (mismatches), for the signature.
     leaf_op: str = ""
+    #: The earliest value on the way to that leaf that differs on its own (the root
+    #: cause in a program), as {"value": "v3 = sum(v1)", "difference": {...}}.
+    root: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -114,6 +120,7 @@ class Verdict:
         """backend/stage/outcome/what: one string per distinct bug."""
         if self.outcome == "mismatch":
             d = self.differences[0] if self.differences else {"kind": "?", "expected": "", "actual": ""}
+            d = self.root.get("difference", d)
             what = f"{d['kind']}: {d['expected']} -> {d['actual']}" if d["kind"] in ("dtype", "leaf_type",
                                                                                      "container_type") else d["kind"]
             what = re.sub(r"\(.*\)", "", what) + (f" @{self.leaf_op}" if self.leaf_op else "")
@@ -126,18 +133,20 @@ def _clone(tree: Any) -> Any:
     return pytree.tree_map(lambda t: t.clone() if isinstance(t, torch.Tensor) else t, tree)
 
 
-def execute(backend: Backend, case: Case, options: dict[str, Any]) -> Verdict:
-    """The whole pipeline for one case, in this process."""
-    start = time.perf_counter()
+def _eager(case: Case) -> tuple[Any, tuple, dict, torch.nn.Module]:
     try:
         model, args, kwargs = materialize(case)
         with torch.no_grad():
             expected = model(*_clone(args), **_clone(kwargs))
     except Exception as exc:  # the generator promised a well-defined eager result
         raise HarnessError(f"eager PyTorch failed on a generated case: {exc!r}") from exc
+    return expected, args, kwargs, model
 
+
+def _compile_and_run(backend: Backend, case: Case, options: dict[str, Any], verdict: Verdict) -> tuple[Any, Any]:
+    """(eager output, backend output); on an exception, ``verdict`` says what failed where."""
+    expected, args, kwargs, model = _eager(case)
     ctx = CompileContext(model, _clone(args), _clone(kwargs), dict(options))
-    verdict = Verdict(backend=backend.name, outcome="pass")
     try:
         with ctx.stage("compile"):
             compiled = backend.compile(ctx)
@@ -151,41 +160,117 @@ def execute(backend: Backend, case: Case, options: dict[str, Any]) -> Verdict:
         verdict.error_type = type(exc).__name__
         verdict.message = str(exc)[:4000]
         verdict.traceback = traceback.format_exc()[-8000:]
-    else:
+        actual = None
+    verdict.notes = ctx.notes
+    return expected, actual
+
+
+def execute(backend: Backend, case: Case, options: dict[str, Any]) -> Verdict:
+    """The whole pipeline for one case, in this process."""
+    start = time.perf_counter()
+    verdict = Verdict(backend=backend.name, outcome="pass")
+    expected, actual = _compile_and_run(backend, case, options, verdict)
+    if verdict.outcome == "pass":
         verdict.stage = "judge"
-        differences = compare(expected, actual, contract=backend.contract)
+        error_at = _error_lookup(case)
+        differences = compare(expected, actual, contract=backend.contract, error_at=error_at)
         if differences:
             verdict.outcome = "mismatch"
             verdict.differences = [d.to_dict() for d in differences]
             verdict.leaf_op = _op_at(case, differences[0].path)
+            if differences[0].kind in _LEAF_KINDS:
+                verdict.root = _root_cause(backend, case, options, differences[0].path)
+                if verdict.root:
+                    verdict.leaf_op = verdict.root["op"]
         elif backend.contract is Contract.NESTING:
             # Within the contract, but the user still sees other container types.
-            changed = compare(expected, actual, contract=Contract.EXACT)
+            changed = compare(expected, actual, contract=Contract.EXACT, error_at=error_at)
             if changed:
-                ctx.notes.append(f"structure changed (nesting contract): {changed[0]}")
-    verdict.notes = ctx.notes
+                verdict.notes.append(f"structure changed (nesting contract): {changed[0]}")
     verdict.seconds = time.perf_counter() - start
     return verdict
+
+
+#: Differences in a leaf's own content, which a value earlier in the program may cause.
+_LEAF_KINDS = ("dtype", "shape", "values", "leaf_type")
+
+
+def _root_cause(backend: Backend, case: Case, options: dict[str, Any], path: str) -> dict[str, Any]:
+    """The earliest value feeding the differing leaf that differs when returned alone.
+
+    A dtype lost in ``sum`` shows at the ``add`` that consumes it; the signature (and
+    the known table) should name ``sum``. Runs only on mismatches, one small compile
+    per computed value on the way, stopping at the first that differs.
+    """
+    index = _value_at(case, path)[0]
+    if index is None:
+        return {}
+    ancestors = [i for i in Case(case.inputs, case.values, Ref(index), case.seed).used() if i != index]
+    for i in ancestors:
+        value = case.values[i]
+        if value.op in ("input", "parameter", "buffer") or value.dtype is None:
+            continue
+        alone = Case(case.inputs, case.values, Ref(i), case.seed).pruned()
+        probe = Verdict(backend=backend.name, outcome="pass")
+        expected, actual = _compile_and_run(backend, alone, options, probe)
+        if probe.outcome != "pass":
+            continue
+        differences = compare(expected, actual, contract=backend.contract, error_at=_error_lookup(alone))
+        if differences and differences[0].kind in _LEAF_KINDS:
+            return {"op": value.op, "value": f"v{i} = {value.op}({', '.join(value.operands)})",
+                    "difference": differences[0].to_dict()}
+    return {}
 
 
 _STEP = re.compile(r"\[(\d+)\]|\[(['\"])(.*?)\2\]|\.(\w+)")
 
 
-def _op_at(case: Case, path: str) -> str:
-    """The op of the value at an oracle path (``[0]['a'].f``) in the case's output tree."""
+def _value_at(case: Case, path: str) -> tuple[int | None, list[re.Match]]:
+    """The value at an oracle path (``[0]['a'].f``) of the output tree, and the steps
+    left inside it (into what a tuple-returning op gave)."""
     node = case.output
-    for match in _STEP.finditer(path):
-        if not isinstance(node, Container):
-            return ""
+    steps = list(_STEP.finditer(path))
+    for n, match in enumerate(steps):
+        if isinstance(node, Ref):
+            return node.index, steps[n:]
         index, _, key, field_name = match.groups()
         if index is not None:
             position = int(index)
         else:
             name = key if key is not None else field_name
             if name not in node.keys:
-                return ""
+                return None, []
             position = node.keys.index(name)
         if position >= len(node.items):
-            return ""
+            return None, []
         node = node.items[position]
-    return case.values[node.index].op if isinstance(node, Ref) else ""
+    return (node.index, []) if isinstance(node, Ref) else (None, [])
+
+
+def _op_at(case: Case, path: str) -> str:
+    index = _value_at(case, path)[0]
+    return "" if index is None else case.values[index].op
+
+
+def _error_lookup(case: Case) -> Callable[[str], float]:
+    """path -> the generator's bound on eager's rounding error at that float leaf."""
+    types = program_types(case)
+
+    def error_at(path: str) -> float:
+        index, rest = _value_at(case, path)
+        if index is None:
+            return 0.0
+        t = types[f"v{index}"]
+        for match in rest:
+            if not isinstance(t, TupleType):
+                return 0.0
+            position, _, _, field_name = match.groups()
+            if position is not None and int(position) < len(t.items):
+                t = t.items[int(position)]
+            elif field_name in t.fields:
+                t = t.items[t.fields.index(field_name)]
+            else:
+                return 0.0
+        return t.err if isinstance(t, TensorType) else 0.0
+
+    return error_at

@@ -1,0 +1,98 @@
+"""The registry of ops that compute a model's values, one module per op family.
+
+Each op says which operands it accepts (its defined domain, value ranges included), how
+to draw its attributes, how it reads as Python source, and what range and rounding
+error its result carries (``strategies.ops.base``). Its dtype and shape rule is
+PyTorch's own: ``infer`` runs the rendered source on meta tensors, so no rule is
+written twice.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import torch
+from torch.utils import _pytree as pytree
+
+from . import elementwise, layers, leaves, mathops, reductions, shapes
+from .base import COMPLEX, DOMAIN, FLOATS, INTS, Op, PyType, TensorType, TupleType, Type, domain_type
+
+__all__ = [
+    "COMPLEX", "DOMAIN", "FAMILIES", "FLOATS", "INTS", "OPS", "Op", "PyType", "TensorType",
+    "TupleType", "Type", "domain_type", "infer", "render_op", "state_source", "value_type",
+]
+
+OPS: dict[str, Op] = {}
+for _module in (leaves, elementwise, mathops, reductions, shapes, layers):
+    for _op in _module.OPS:
+        if _op.name in OPS:
+            raise ValueError(f"op {_op.name!r} is defined twice")
+        OPS[_op.name] = _op
+FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(op.family for op in OPS.values()))
+
+
+def render_op(op_name: str, operands: tuple[str, ...], attrs: dict, types: tuple[Type, ...], state: str) -> str:
+    """The Python expression computing one value; ``state`` is where its state lives."""
+    return OPS[op_name].render(operands, {**attrs, "_types": types}, state)
+
+
+def state_source(op_name: str, attrs: dict, types: tuple[Type, ...]) -> str | None:
+    op = OPS[op_name]
+    return None if op.state is None else op.state(types, attrs)
+
+
+def value_type(op_name: str, attrs: dict, types: tuple[Type, ...]) -> Type:
+    """The full type of a value: dtype and shape from PyTorch, range and error from the op."""
+    op = OPS[op_name]
+    meta = None if op.takes_tuples else _infer(op_name, tuple(sorted(attrs.items())), types)
+    return op.derive(types, attrs, meta)
+
+
+def infer(op_name: str, attrs: dict, types: tuple[Type, ...]) -> tuple[str | None, tuple[int, ...] | None, str | None]:
+    """(dtype, shape, pytype) of the value, as a ``Value`` records them."""
+    out = value_type(op_name, attrs, types)
+    if isinstance(out, TensorType):
+        return out.dtype, out.shape, None
+    if isinstance(out, TupleType):
+        return None, None, out.kind
+    return None, None, out.name
+
+
+def _strip(t: Type) -> Type:
+    """The part of a type that PyTorch's dtype and shape rules can see."""
+    if isinstance(t, TensorType):
+        return TensorType(t.dtype, t.shape)
+    return t
+
+
+# Drawing a case asks again and again about the same few op/dtype/shape combinations;
+# running the op on meta tensors each time was most of the generator's cost. Ranges
+# are not part of the key: renders that guard a domain by range are cached per guard.
+def _infer(op_name: str, attr_items: tuple, types: tuple[Type, ...]) -> Type:
+    guard = OPS[op_name].render(tuple(f"x{i}" for i in range(len(types))), {**dict(attr_items), "_types": types}, "state")
+    return _infer_meta(op_name, attr_items, tuple(_strip(t) for t in types), guard)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _infer_meta(op_name: str, attr_items: tuple, types: tuple[Type, ...], expr: str) -> Type:
+    attrs = dict(attr_items)
+    scope: dict[str, Any] = {"torch": torch}
+    for i, t in enumerate(types):
+        scope[f"x{i}"] = torch.empty(t.shape, dtype=getattr(torch, t.dtype), device="meta")
+    state = state_source(op_name, attrs, types)
+    if state is not None:
+        with torch.device("meta"):
+            scope["state"] = eval(state, {"torch": torch})  # noqa: S307 - our own rendered source
+    with torch.device("meta"):  # tensors created in the expression (indices, constants) too
+        return _type_of(eval(expr, scope))  # noqa: S307 - our own rendered source
+
+
+def _type_of(out: Any) -> Type:
+    if isinstance(out, torch.Tensor):
+        return TensorType(str(out.dtype).removeprefix("torch."), tuple(out.shape))
+    if isinstance(out, (tuple, list)):
+        items = tuple(_type_of(o) for o in out)
+        fields = tuple(type(out).__match_args__) if pytree.is_structseq_instance(out) else ()
+        return TupleType(type(out).__name__, items, fields)
+    return PyType(type(out).__name__)

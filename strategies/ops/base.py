@@ -1,0 +1,307 @@
+"""What every op module builds on: value types with ranges, the ``Op`` record, helpers.
+
+A value's type is what PyTorch says (dtype and shape, from meta tensors) plus what the
+generator knows about its values: an inclusive range ``[lo, hi]`` that every element
+lies in, and ``err``, a bound on the absolute difference between what eager computes and
+the exact real-number result. Ranges keep deep chains well defined (an integer chain
+cannot overflow, a log never sees a value <= 0); ``err`` does two things:
+
+* a discontinuous op (a comparison, ``floor``, a cast to an integer, ``argmax``) only
+  takes operands with ``err == 0``: a compiler that keeps more precision than eager
+  (fusing, float32 accumulation of float16) may legitimately land on the other side
+  of a step, and that is not a bug;
+* the oracle widens its tolerance for a returned float value by its ``err``: two
+  valid implementations differ by at most twice the bound.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import torch
+from hypothesis import strategies as st
+
+__all__ = [
+    "COMPLEX", "DOMAIN", "FLOATS", "INTS", "Op", "PyType", "TensorType", "TupleType", "Type",
+    "domain_type", "fits", "result_dtype",
+]
+
+FLOATS = ("float16", "bfloat16", "float32", "float64")
+INTS = ("int8", "int16", "int32", "int64", "uint8")
+COMPLEX = ("complex64",)
+
+#: Inclusive value range per dtype kind of inputs, parameters and buffers. Small enough
+#: that every float fits float16 exactly enough to compare, and no single op overflows.
+DOMAIN = {"float": (-3.0, 3.0), "signed": (-5, 5), "uint8": (0, 10)}
+
+#: Unit roundoff per float dtype: one correctly rounded op errs by at most UNIT * |result|.
+UNIT = {"float16": 2.0**-11, "bfloat16": 2.0**-8, "float32": 2.0**-24, "float64": 2.0**-53, "complex64": 2.0**-24}
+#: Largest magnitude a float value may reach: far below the dtype's max, so a valid
+#: implementation's rounding never overflows (float16's max is 65504).
+CAP = {"float16": 1e4, "bfloat16": 1e30, "float32": 1e30, "float64": 1e100, "complex64": 1e30}
+INT_RANGE = {
+    "bool": (0, 1), "uint8": (0, 255), "int8": (-128, 127), "int16": (-(2**15), 2**15 - 1),
+    "int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1),
+}
+#: Integers up to this magnitude are exact in the float dtype (its significand bits).
+EXACT_INT = {"float16": 2**11, "bfloat16": 2**8, "float32": 2**24, "float64": 2**53, "complex64": 2**24}
+
+
+@dataclass(frozen=True)
+class TensorType:
+    dtype: str
+    shape: tuple[int, ...]
+    lo: float = 0.0
+    hi: float = 0.0
+    err: float = 0.0
+
+    @property
+    def rank(self) -> int:
+        return len(self.shape)
+
+    @property
+    def numel(self) -> int:
+        return math.prod(self.shape)
+
+    @property
+    def is_float(self) -> bool:
+        return self.dtype in FLOATS
+
+    @property
+    def is_int(self) -> bool:
+        return self.dtype in INTS
+
+    @property
+    def is_bool(self) -> bool:
+        return self.dtype == "bool"
+
+    @property
+    def is_complex(self) -> bool:
+        return self.dtype in COMPLEX
+
+    @property
+    def can_be_negative(self) -> bool:
+        return self.lo < 0
+
+    @property
+    def exact(self) -> bool:
+        """No rounding error: safe to feed a discontinuous op."""
+        return self.err == 0
+
+    @property
+    def mag(self) -> float:
+        return max(abs(self.lo), abs(self.hi))
+
+    @property
+    def meta(self) -> tuple[str, tuple[int, ...]]:
+        return self.dtype, self.shape
+
+
+@dataclass(frozen=True)
+class TupleType:
+    """What a tuple-returning op gives: a plain tuple, a list, or a ``torch.return_types`` structseq."""
+
+    kind: str
+    items: tuple[TensorType, ...]
+    fields: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PyType:
+    """A Python value (None, int, float, bool): returned, never an operand."""
+
+    name: str
+
+
+Type = TensorType | TupleType | PyType
+
+
+def domain_type(dtype: str, shape: tuple[int, ...]) -> TensorType:
+    """The type of an input, parameter or buffer: values drawn within ``DOMAIN``."""
+    if dtype in FLOATS or dtype in COMPLEX:
+        lo, hi = DOMAIN["float"]
+    elif dtype == "bool":
+        lo, hi = 0, 1
+    else:
+        lo, hi = DOMAIN["uint8"] if dtype == "uint8" else DOMAIN["signed"]
+    return TensorType(dtype, tuple(shape), float(lo), float(hi), 0.0)
+
+
+def fits(dtype: str, lo: float, hi: float) -> bool:
+    """Whether every value in [lo, hi] is representable without overflow in ``dtype``."""
+    if dtype in CAP:
+        return max(abs(lo), abs(hi)) <= CAP[dtype]
+    low, high = INT_RANGE[dtype]
+    return low <= lo and hi <= high
+
+
+@functools.cache
+def result_dtype(a: tuple[str, bool] | bool | int | float, b: tuple[str, bool] | bool | int | float) -> str:
+    """PyTorch's type promotion of two operands: ``(dtype, is_0d)`` for a tensor, or a Python scalar."""
+
+    def arg(o: Any) -> Any:
+        return torch.empty(() if o[1] else (1,), dtype=getattr(torch, o[0])) if isinstance(o, tuple) else o
+
+    return str(torch.result_type(arg(a), arg(b))).removeprefix("torch.")
+
+
+def tensor_key(t: TensorType) -> tuple[str, bool]:
+    return t.dtype, t.rank == 0
+
+
+Accept = Callable[..., bool]
+DrawAttrs = Callable[[Callable, tuple[TensorType, ...]], dict]
+Render = Callable[[tuple[str, ...], dict, str], str]
+#: (operand types, attrs, the output type from meta tensors) -> the output with range and error.
+Derive = Callable[[tuple[TensorType, ...], dict, Type], Type]
+
+
+@dataclass(frozen=True)
+class Op:
+    name: str
+    family: str
+    arity: int
+    #: Predicate over the operand types (one argument per operand): the op's defined
+    #: domain, ranges included, for every attrs ``draw_attrs`` may draw.
+    accepts: Accept
+    render: Render
+    #: Range and error of the result (see the module docstring).
+    derive: Derive
+    draw_attrs: DrawAttrs | None = None
+    #: Source of the state this op needs in ``__init__`` (a module, parameter or buffer),
+    #: given the operand types and attrs; the state is stored as ``self.<state name>``.
+    state: Callable[[tuple[TensorType, ...], dict], str] | None = None
+    #: The state is a plain tensor, registered as a buffer (else a module or parameter).
+    state_is_buffer: bool = False
+    complex_ok: bool = False
+    #: Takes operands of tuple type (``item``), not tensors.
+    takes_tuples: bool = False
+    #: Takes model inputs only: ``input`` (on a value it is a no-op), and ops whose
+    #: result is undefined on ties (``topk`` indices), which random float inputs never
+    #: have and computed values (a relu's zeros, a clamp's bound) often do.
+    inputs_only: bool = False
+
+
+# -- helpers for ops ---------------------------------------------------------------------
+
+
+def dt(name: str) -> str:
+    return f"torch.{name}"
+
+
+def broadcastable(a: TensorType, b: TensorType) -> bool:
+    # PyTorch's rule, in plain Python: torch.broadcast_shapes was a fifth of a draw.
+    return all(x == y or x == 1 or y == 1 for x, y in zip(reversed(a.shape), reversed(b.shape)))
+
+
+def dims(t: TensorType, *, nonempty: bool = False, max_size: int | None = None) -> list[int]:
+    return [d for d, s in enumerate(t.shape) if (not nonempty or s > 0) and (max_size is None or s <= max_size)]
+
+
+def real(t: TensorType) -> bool:
+    return not t.is_complex
+
+
+def finish(out: Type, lo: float, hi: float, err: float) -> Type:
+    """``out`` (from meta tensors) with its range and error; non-floats are exact, and a
+    bool is 0 or 1, an integer an integer."""
+    if not isinstance(out, TensorType):
+        return out
+    if out.is_bool:
+        return replace(out, lo=max(0.0, math.floor(lo)) if lo >= 0 else 0.0, hi=min(1.0, hi) if hi >= 0 else 0.0,
+                       err=0.0)
+    if out.is_int:
+        return replace(out, lo=float(math.floor(lo)), hi=float(math.ceil(hi)), err=0.0)
+    return replace(out, lo=float(lo), hi=float(hi), err=float(err))
+
+
+def rounding(out: Type, lo: float, hi: float, ulps: float) -> float:
+    """The error one op adds: ``ulps`` units of roundoff of the result's magnitude."""
+    if not isinstance(out, TensorType) or not (out.is_float or out.is_complex):
+        return 0.0
+    return ulps * UNIT[out.dtype] * max(abs(lo), abs(hi))
+
+
+def span(types: tuple[TensorType, ...]) -> tuple[float, float, float]:
+    """(lo, hi, err) covering every operand: for ops that move or select values."""
+    tensors = [t for t in types if isinstance(t, TensorType)]
+    return min(t.lo for t in tensors), max(t.hi for t in tensors), max(t.err for t in tensors)
+
+
+def derive_same(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+    """Values moved, selected or compared, never computed: range and error carried over.
+    A value moved into a narrower float picks up that dtype's rounding."""
+    lo, hi, err = span(types)
+    if isinstance(out, TensorType) and out.is_float and any(t.dtype != out.dtype for t in types):
+        err += rounding(out, lo, hi, 1)
+    return finish(out, lo, hi, err)
+
+
+def derive_bool(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+    return finish(out, 0, 1, 0)
+
+
+def derive_fixed(lo: float, hi: float, lipschitz: float = 1.0, ulps: float = 4.0) -> Derive:
+    """A function with a bounded image (sigmoid, tanh, sin), Lipschitz constant ``lipschitz``."""
+
+    def derive(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+        return finish(out, lo, hi, lipschitz * types[0].err + rounding(out, lo, hi, ulps))
+
+    return derive
+
+
+def derive_monotone(f: Callable[[float], float], lipschitz: Callable[[TensorType], float], ulps: float = 4.0) -> Derive:
+    """An increasing or decreasing elementwise function of one operand."""
+
+    def derive(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+        t = types[0]
+        a, b = f(t.lo), f(t.hi)
+        lo, hi = min(a, b), max(a, b)
+        return finish(out, lo, hi, lipschitz(t) * t.err + rounding(out, lo, hi, ulps))
+
+    return derive
+
+
+def interval_mul(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
+    products = [x * y for x in a for y in b]
+    return min(products), max(products)
+
+
+def draw_dim(dim_choices: Callable[[TensorType], list[int]], *, keepdim: bool = True) -> DrawAttrs:
+    def draw_attrs(draw: Callable, types: tuple[TensorType, ...]) -> dict:
+        attrs = {"dim": draw(st.sampled_from(dim_choices(types[0])))}
+        if keepdim:
+            attrs["keepdim"] = draw(st.booleans())
+        return attrs
+
+    return draw_attrs
+
+
+def draw_dim_or_all(dim_choices: Callable[[TensorType], list[int]]) -> DrawAttrs:
+    def draw_attrs(draw: Callable, types: tuple[TensorType, ...]) -> dict:
+        options = dim_choices(types[0])
+        if not options or draw(st.booleans()):
+            return {}
+        return {"dim": draw(st.sampled_from(options)), "keepdim": draw(st.booleans())}
+
+    return draw_attrs
+
+
+def dim_args(attrs: dict) -> str:
+    if "dim" not in attrs:
+        return ""
+    keep = ", keepdim=True" if attrs.get("keepdim") else ""
+    return f"dim={attrs['dim']}{keep}"
+
+
+def reduced_count(t: TensorType, attrs: dict) -> int:
+    """How many elements each result of a reduction over ``attrs['dim']`` (or all) sees."""
+    return t.shape[attrs["dim"]] if "dim" in attrs else t.numel
+
+
+def empty(shape: Any, dtype: str) -> str:
+    return f"torch.empty({tuple(shape)!r}, dtype={dt(dtype)})"

@@ -1,0 +1,631 @@
+"""Elementwise ops: arithmetic (tensor and Python-scalar operands), comparisons, logic,
+bitwise, casts, and selection (where, masked_fill, clamp, gathers).
+
+Every op here is defined on the ranges it accepts: integer results fit their dtype,
+divisors are guarded away from zero, and the discontinuous ones (comparisons, floor
+division, remainders, casts to integers, sign) take only exact float operands.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from hypothesis import strategies as st
+
+from .base import (
+    EXACT_INT,
+    FLOATS,
+    INT_RANGE,
+    INTS,
+    Op,
+    TensorType,
+    Type,
+    broadcastable,
+    derive_bool,
+    derive_same,
+    dt,
+    finish,
+    fits,
+    interval_mul,
+    real,
+    result_dtype,
+    rounding,
+    tensor_key,
+)
+
+_ARITH = {"add": "+", "sub": "-", "mul": "*"}
+_COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+_LOGICAL = ("logical_and", "logical_or", "logical_xor")
+_BITWISE = {"bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^"}
+
+#: Python scalars drawn beside a tensor: small, and exact in every float dtype.
+_SCALARS = {"int": (1, 2, 3, -2), "float": (0.5, 2.5, -1.25, 0.75), "bool": (True, False)}
+_ALL_SCALARS = (*_SCALARS["int"], *_SCALARS["float"], *_SCALARS["bool"])
+
+
+def _exact(*types: TensorType) -> bool:
+    """Float operands carry no rounding error (ints and bools never do)."""
+    return all(t.exact for t in types)
+
+
+def _interval(name: str, a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
+    if name == "add":
+        return a[0] + b[0], a[1] + b[1]
+    if name == "sub":
+        return a[0] - b[1], a[1] - b[0]
+    return interval_mul(a, b)
+
+
+def _error(name: str, a: TensorType | float, b: TensorType | float) -> float:
+    ea, eb = (t.err if isinstance(t, TensorType) else 0.0 for t in (a, b))
+    if name == "mul":
+        ma, mb = (t.mag if isinstance(t, TensorType) else abs(t) for t in (a, b))
+        return mb * ea + ma * eb + ea * eb
+    return ea + eb
+
+
+def _rng(t: TensorType | float | bool) -> tuple[float, float]:
+    return (t.lo, t.hi) if isinstance(t, TensorType) else (float(t), float(t))
+
+
+def _key(t: TensorType | float | bool) -> tuple[str, bool] | float | bool:
+    return tensor_key(t) if isinstance(t, TensorType) else t
+
+
+def _result_fits(name: str, a: TensorType | float, b: TensorType | float) -> bool:
+    out = result_dtype(_key(a), _key(b))
+    if out == "bool":
+        return True  # bool + bool is `or`, bool * bool is `and`: saturating by definition
+    lo, hi = _interval(name, _rng(a), _rng(b))
+    return fits(out, lo, hi)
+
+
+def _arith_ok(name: str) -> Callable[[TensorType, TensorType], bool]:
+    def ok(a: TensorType, b: TensorType) -> bool:
+        if not broadcastable(a, b):
+            return False
+        if name == "sub" and (a.is_bool or b.is_bool):
+            return False  # eager rejects `-` on bool tensors
+        if a.is_complex or b.is_complex:
+            return not (a.is_bool or b.is_bool)
+        return _result_fits(name, a, b)
+
+    return ok
+
+
+def _derive_arith(name: str) -> Callable:
+    def derive(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+        a, b = types[0], types[1] if len(types) > 1 else attrs["value"]
+        if attrs.get("left"):
+            a, b = b, a
+        if isinstance(out, TensorType) and out.is_complex:
+            # Real and imaginary parts: |re|, |im| <= |a| + |b| (add), 2 |a| |b| (mul).
+            m = _rng(a)[1] + _rng(b)[1] if name != "mul" else 2 * max(map(abs, _rng(a))) * max(map(abs, _rng(b)))
+            return finish(out, -m, m, _error(name, a, b) + rounding(out, -m, m, 2))
+        lo, hi = _interval(name, _rng(a), _rng(b))
+        return finish(out, lo, hi, _error(name, a, b) + rounding(out, lo, hi, 1))
+
+    return derive
+
+
+def _nonzero(t: TensorType) -> bool:
+    return t.lo > 0 or t.hi < 0
+
+
+def _divisor(b: str, t: TensorType) -> str:
+    """``b`` itself when its range excludes 0, else ``|b| + 1 >= 1``: defined for every value."""
+    if _nonzero(t):
+        return b
+    return f"({b}.abs() + 1)" if t.can_be_negative else f"({b} + 1)"
+
+
+def _divisor_range(t: TensorType) -> tuple[float, float]:
+    if _nonzero(t):
+        return t.lo, t.hi
+    return 1.0, t.mag + 1
+
+
+def _quotient(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
+    """Range of a / b for a divisor range that excludes 0."""
+    return interval_mul(a, (1 / b[1], 1 / b[0]))
+
+
+def _div_ok(a: TensorType, b: TensorType) -> bool:
+    return broadcastable(a, b) and real(a) and real(b) and not b.is_bool
+
+
+def _derive_true_div(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+    a, b = types
+    d = _divisor_range(b)
+    lo, hi = _quotient((a.lo, a.hi), d)
+    small = min(abs(d[0]), abs(d[1]))
+    err = a.err / small + a.mag * b.err / small**2
+    return finish(out, lo, hi, err + rounding(out, lo, hi, 1))
+
+
+def _floor_ok(a: TensorType, b: TensorType) -> bool:
+    # Low-precision floats round the quotient before flooring: keep to exact dtypes.
+    return (_div_ok(a, b) and (a.is_int or a.dtype in ("float32", "float64"))
+            and (b.is_int or b.dtype in ("float32", "float64")) and _exact(a, b))
+
+
+def _derive_floor_div(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+    a, b = types
+    lo, hi = _quotient((a.lo, a.hi), _divisor_range(b))
+    return finish(out, math.floor(lo), math.ceil(hi), 0.0)
+
+
+def _derive_remainder(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+    # |a % b| < |b| and |fmod(a, b)| <= |a|: both within these bounds, exactly computed.
+    a, b = types
+    m = min(max(map(abs, _divisor_range(b))), a.mag)
+    return finish(out, -m, m, 0.0)
+
+
+def _draw_div_mode(draw: Callable, types: tuple[TensorType, ...]) -> dict:
+    modes = [None] if not _exact(*types) else [None, "trunc", "floor"]
+    return {"mode": draw(st.sampled_from(modes))}
+
+
+def _render_div(o: tuple[str, ...], a: dict, s: str) -> str:
+    mode = "" if a["mode"] is None else f", rounding_mode={a['mode']!r}"
+    return f"torch.div({o[0]}, {_divisor(o[1], a['_types'][1])}{mode})"
+
+
+def _derive_div(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+    if attrs["mode"] is None:
+        return _derive_true_div(types, attrs, out)
+    return _derive_floor_div(types, attrs, out)
+
+
+def _div_mode_ok(a: TensorType, b: TensorType) -> bool:
+    # Integer division by an integer truncates or floors exactly; a float quotient is
+    # rounded first, which only exact float32/float64 operands keep well defined.
+    if not _div_ok(a, b):
+        return False
+    if a.is_int or a.is_bool:
+        return b.is_int or b.is_bool or b.dtype in ("float32", "float64") or _exact(a, b)
+    return True
+
+
+# -- Python scalars on either side ---------------------------------------------------------
+
+
+def _scalar_choices(name: str, t: TensorType) -> list[tuple[float | bool, bool]]:
+    """(scalar, scalar on the left) pairs for which ``t OP scalar`` is defined on t's range."""
+    found = []
+    for value in _ALL_SCALARS:
+        for left in (False, True):
+            if _scalar_ok(name, t, value, left):
+                found.append((value, left))
+    return found
+
+
+def _scalar_ok(name: str, t: TensorType, value: float | bool, left: bool) -> bool:
+    if t.is_complex:
+        return False
+    if name in ("add", "sub", "mul"):
+        if t.is_bool and (name == "sub" or isinstance(value, bool)) and name == "sub":
+            return False
+        if name == "sub" and isinstance(value, bool):
+            return False  # `x - True` is rejected like `-` on bool tensors
+        a, b = (value, t) if left else (t, value)
+        return _result_fits(name, a, b)
+    if name == "div":
+        if left:
+            return not t.is_bool and not isinstance(value, bool)
+        return not isinstance(value, bool) and value != 0
+    if name in ("floordiv", "mod"):
+        if isinstance(value, bool) or t.is_bool or not _exact(t) or t.dtype in ("float16", "bfloat16"):
+            return False
+        if left:
+            # s // x for an x that could be 0 is guarded by |x| + 1; the result stays
+            # in the promoted dtype (a negative s over uint8 would wrap).
+            num, den = (value, value), _divisor_range(t)
+            lo, hi = _quotient(num, den) if name == "floordiv" else (-abs(den[1]), abs(den[1]))
+            return fits(result_dtype(value, tensor_key(t)), math.floor(lo), math.ceil(hi))
+        if t.dtype == "uint8" and value < 0:
+            return False  # the scalar is cast to uint8 first: -2 becomes 254
+        return value != 0 and (t.is_float or isinstance(value, int)) or (t.is_int and isinstance(value, float))
+    if name == "pow":
+        if t.is_bool or isinstance(value, bool):
+            return False
+        if left:
+            # s ** x: a positive base; an integer x is kept >= 0 (negative integer powers raise).
+            if value <= 0 or (t.is_int and isinstance(value, float)):
+                return False
+            top = max(abs(t.lo), abs(t.hi)) if t.is_int else t.hi
+            out = result_dtype(value, tensor_key(t))
+            return top * math.log2(max(value, 1.0001)) < 60 and fits(out, 0, value ** top)
+        if value not in (2, 3, 0.5):
+            return False
+        if value == 0.5:
+            return t.is_float
+        out = result_dtype(tensor_key(t), value)
+        return fits(out, -(t.mag ** value), t.mag ** value)
+    if name == "compare":
+        return _exact(t) and not t.is_complex
+    raise ValueError(name)
+
+
+def _draw_scalar(name: str) -> Callable:
+    def draw_attrs(draw: Callable, types: tuple[TensorType, ...]) -> dict:
+        value, left = draw(st.sampled_from(_scalar_choices(name, types[0])))
+        attrs = {"value": value, "left": left}
+        if name == "compare":
+            attrs["cmp"] = draw(st.sampled_from(tuple(_COMPARE.values())))
+        return attrs
+
+    return draw_attrs
+
+
+_SCALAR_SYMBOL = {"add": "+", "sub": "-", "mul": "*", "div": "/", "floordiv": "//", "mod": "%", "pow": "**"}
+
+
+def _render_scalar(name: str) -> Callable:
+    def render(o: tuple[str, ...], a: dict, s: str) -> str:
+        t, value = a["_types"][0], a["value"]
+        symbol = a.get("cmp") or _SCALAR_SYMBOL[name]
+        x = o[0]
+        if a.get("left"):
+            if name in ("div", "floordiv", "mod"):
+                x = _divisor(x, t)
+            elif name == "pow" and t.is_int and t.can_be_negative:
+                x = f"{x}.abs()"
+            return f"{value!r} {symbol} {x}"
+        if name == "pow" and value == 0.5 and t.can_be_negative:
+            x = f"{x}.abs()"
+        return f"{x} {symbol} {value!r}"
+
+    return render
+
+
+def _derive_scalar(name: str) -> Callable:
+    def derive(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+        t, value, left = types[0], attrs["value"], attrs.get("left", False)
+        if name in ("add", "sub", "mul"):
+            return _derive_arith(name)(types, attrs, out)
+        if name == "compare":
+            return derive_bool(types, attrs, out)
+        if name == "div":
+            if left:
+                d = _divisor_range(t)
+                lo, hi = _quotient((value, value), d)
+                small = min(map(abs, d))
+                return finish(out, lo, hi, abs(value) * t.err / small**2 + rounding(out, lo, hi, 1))
+            lo, hi = sorted((t.lo / value, t.hi / value))
+            return finish(out, lo, hi, t.err / abs(value) + rounding(out, lo, hi, 1))
+        if name in ("floordiv", "mod"):
+            num, den = ((value, value), _divisor_range(t)) if left else ((t.lo, t.hi), (value, value))
+            if name == "floordiv":
+                lo, hi = _quotient(num, den)
+                return finish(out, math.floor(lo), math.ceil(hi), 0.0)
+            m = max(map(abs, den))
+            return finish(out, -m, m, 0.0)
+        # pow
+        if left:
+            top = t.mag if t.is_int else t.hi
+            bottom = 0 if t.is_int else t.lo
+            lo, hi = sorted((value ** bottom, value ** top))
+            return finish(out, lo, hi, math.log(value) * hi * t.err + rounding(out, lo, hi, 4))
+        if value == 0.5:
+            m = math.sqrt(t.mag)
+            # Lipschitz of sqrt is unbounded at 0: bound the error by sqrt(err) instead.
+            return finish(out, 0.0, m, math.sqrt(t.err) + rounding(out, 0, m, 4))
+        m = t.mag ** value
+        lo = 0.0 if value == 2 else t.lo ** 3
+        hi = m if value == 2 else t.hi ** 3
+        lipschitz = value * t.mag ** (value - 1)
+        return finish(out, lo, hi, lipschitz * t.err + rounding(out, lo, hi, 2))
+
+    return derive
+
+
+def _scalar_op(name: str, op_name: str | None = None) -> Op:
+    return Op(op_name or f"{name}_scalar", "scalar", 1, lambda t: bool(_scalar_choices(name, t)),
+              _render_scalar(name), _derive_scalar(name), _draw_scalar(name))
+
+
+# -- casts -------------------------------------------------------------------------------
+
+_CAST_TARGETS = ("float32", "float16", "bfloat16", "float64", *INTS, "bool")
+
+
+def _cast_targets(t: TensorType) -> list[str]:
+    found = []
+    for target in _CAST_TARGETS:
+        if target in FLOATS:
+            if fits(target, t.lo, t.hi):
+                found.append(target)
+        elif t.exact and not (t.is_float and target != "bool" and not fits(target, t.lo, t.hi)):
+            # Float -> int truncates (a step function); out of range it is undefined.
+            found.append(target)
+    return found
+
+
+def _draw_cast(draw: Callable, types: tuple[TensorType, ...]) -> dict:
+    return {"dtype": draw(st.sampled_from(_cast_targets(types[0])))}
+
+
+def _render_cast(ops: tuple[str, ...], attrs: dict, self_: str) -> str:
+    x = ops[0]
+    # A negative value cast to uint8 is undefined in C (and so in compiled code).
+    if attrs["dtype"] == "uint8" and attrs["_types"][0].can_be_negative:
+        return f"{x}.abs().to(torch.uint8)"
+    return f"{x}.to({dt(attrs['dtype'])})"
+
+
+def _derive_cast(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+    t = types[0]
+    lo, hi = (0.0, t.mag) if attrs["dtype"] == "uint8" and t.can_be_negative else (t.lo, t.hi)
+    if out.is_bool:
+        return finish(out, 0, 1, 0)
+    if out.is_int:
+        return finish(out, math.trunc(lo), math.trunc(hi), 0)
+    exact_ints = (t.is_int or t.is_bool) and t.mag <= EXACT_INT[out.dtype]
+    narrower = t.is_float and FLOATS.index(out.dtype) < 2 and out.dtype != t.dtype
+    return finish(out, lo, hi, t.err + (0 if exact_ints or not narrower and not t.is_int else rounding(out, lo, hi, 1)))
+
+
+# -- unary elementwise on integers and signs -------------------------------------------------
+
+
+def _neg_ok(t: TensorType) -> bool:
+    return real(t) and not t.is_bool and t.dtype != "uint8" and fits(t.dtype, -t.hi, -t.lo)
+
+
+def _derive_neg(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+    t = types[0]
+    return finish(out, -t.hi, -t.lo, t.err)
+
+
+def _derive_abs(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+    t = types[0]
+    lo = 0.0 if t.lo <= 0 <= t.hi else min(abs(t.lo), abs(t.hi))
+    return finish(out, lo, t.mag, t.err)
+
+
+def _derive_bitwise_not(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+    t = types[0]
+    if t.is_bool:
+        return finish(out, 0, 1, 0)
+    if t.dtype == "uint8":
+        return finish(out, 255 - t.hi, 255 - t.lo, 0)
+    return finish(out, -t.hi - 1, -t.lo - 1, 0)
+
+
+def _bits_range(a: TensorType, b: TensorType) -> tuple[float, float]:
+    """A range holding a & b, a | b and a ^ b: the bits either operand can set."""
+    top = 2 ** max(1, math.ceil(math.log2(max(a.mag, b.mag) + 1)))
+    return (-top, top - 1) if a.can_be_negative or b.can_be_negative else (0, top - 1)
+
+
+def _bitwise_ok(a: TensorType, b: TensorType) -> bool:
+    return broadcastable(a, b) and (a.is_int or a.is_bool) and (b.is_int or b.is_bool) and \
+        fits(result_dtype(tensor_key(a), tensor_key(b)), *_bits_range(a, b))
+
+
+def _derive_bitwise(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+    return finish(out, *_bits_range(*types), 0)
+
+
+def _shift_ok(direction: str) -> Callable[[TensorType], bool]:
+    def ok(t: TensorType) -> bool:
+        if not t.is_int:
+            return False
+        if direction == "left":
+            # A negative value shifted left is undefined in C: keep to non-negative ones.
+            return t.lo >= 0 and fits(t.dtype, 0, t.hi * 8)
+        return True
+
+    return ok
+
+
+def _derive_shift(direction: str) -> Callable:
+    def derive(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+        t, k = types[0], 2 ** attrs["value"]
+        if direction == "left":
+            return finish(out, t.lo * k, t.hi * k, 0)
+        return finish(out, math.floor(t.lo / k), math.floor(t.hi / k), 0)
+
+    return derive
+
+
+def _derive_sign(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+    t = types[0]
+    return finish(out, -1 if t.lo < 0 else 0, 1 if t.hi > 0 else 0, 0)
+
+
+def _minmax_ok(a: TensorType, b: TensorType) -> bool:
+    return broadcastable(a, b) and real(a) and real(b) and not (a.is_bool and b.is_bool)
+
+
+# -- selection ------------------------------------------------------------------------------
+
+
+def _where_ok(c: TensorType, a: TensorType, b: TensorType) -> bool:
+    return c.is_bool and broadcastable(c, a) and broadcastable(c, b) and broadcastable(a, b) and real(a) and real(b)
+
+
+def _branch_scalars(t: TensorType) -> tuple:
+    return _SCALARS["bool"] if t.is_bool else _SCALARS["int"] + _SCALARS["float"] if t.is_float else _SCALARS["int"]
+
+
+def _where_scalar_ok(c: TensorType, a: TensorType) -> bool:
+    return c.is_bool and broadcastable(c, a) and real(a)
+
+
+def _draw_branch(draw: Callable, types: tuple[TensorType, ...]) -> dict:
+    return {"value": draw(st.sampled_from(_branch_scalars(types[1]))), "left": draw(st.booleans())}
+
+
+def _derive_with_scalar(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+    t = types[-1]
+    value = float(attrs["value"])
+    lo, hi = min(t.lo, value), max(t.hi, value)
+    changed = isinstance(out, TensorType) and out.dtype != t.dtype and out.is_float
+    return finish(out, lo, hi, t.err + (rounding(out, lo, hi, 1) if changed else 0))
+
+
+def _masked_fill_ok(x: TensorType, m: TensorType) -> bool:
+    # The mask broadcasts to x's shape (masked_fill never enlarges x).
+    return m.is_bool and real(x) and broadcastable(x, m) and m.rank <= x.rank and all(
+        ms in (1, xs) for ms, xs in zip(reversed(m.shape), reversed(x.shape)))
+
+
+def _draw_fill(draw: Callable, types: tuple[TensorType, ...]) -> dict:
+    x = types[0]
+    choices = _SCALARS["bool"] if x.is_bool else _SCALARS["int"] + _SCALARS["float"] if x.is_float else \
+        tuple(v for v in _SCALARS["int"] if fits(x.dtype, v, v))
+    return {"value": draw(st.sampled_from(choices))}
+
+
+def _derive_fill(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+    return _derive_with_scalar(types[:1], attrs, out)
+
+
+def _draw_clamp(draw: Callable, types: tuple[TensorType, ...]) -> dict:
+    t = types[0]
+    pool = _SCALARS["float"] if t.is_float else tuple(v for v in _SCALARS["int"] if fits(t.dtype, v, v))
+    low = draw(st.sampled_from((None, *pool)))
+    high = draw(st.sampled_from((None, *(v for v in pool if low is None or v >= low))))
+    if low is None and high is None:
+        low = pool[0]
+    return {"min": low, "max": high}
+
+
+def _render_clamp(o: tuple[str, ...], a: dict, s: str) -> str:
+    bounds = ", ".join(f"{k}={a[k]!r}" for k in ("min", "max") if a.get(k) is not None)
+    return f"{o[0]}.clamp({bounds})"
+
+
+def _derive_clamp(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+    t = types[0]
+    lo, hi = t.lo, t.hi
+    if attrs.get("min") is not None:
+        lo, hi = max(lo, attrs["min"]), max(hi, attrs["min"])
+    if attrs.get("max") is not None:
+        lo, hi = min(lo, attrs["max"]), min(hi, attrs["max"])
+    return finish(out, lo, hi, t.err)
+
+
+def _clamp_tensor_ok(x: TensorType, low: TensorType, high: TensorType) -> bool:
+    same_kind = all(t.is_float == x.is_float and not t.is_bool for t in (low, high))
+    return real(x) and not x.is_bool and same_kind and broadcastable(x, low) and broadcastable(x, high) and \
+        broadcastable(low, high)
+
+
+def _derive_clamp_tensor(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+    x, low, high = types
+    # min(max(x, low), high): every result lies in the span of the three operands.
+    return derive_same(types, attrs, out)
+
+
+def _index_ok(t: TensorType) -> bool:
+    return t.rank >= 1 and any(s > 0 for s in t.shape)
+
+
+def _draw_index(kind: str) -> Callable:
+    def draw_attrs(draw: Callable, types: tuple[TensorType, ...]) -> dict:
+        t = types[0]
+        dim = draw(st.sampled_from([d for d, s in enumerate(t.shape) if s > 0]))
+        size = t.shape[dim]
+        if kind == "index_select":
+            count = draw(st.integers(1, 3))
+            shape: tuple[int, ...] = (count,)
+        else:
+            shape = tuple(draw(st.integers(1, 3)) if d == dim else s for d, s in enumerate(t.shape))
+            if kind == "take_along_dim":
+                # Broadcast against the input: other dims may be 1.
+                shape = tuple(s if d == dim or not draw(st.booleans()) else min(1, s) for d, s in enumerate(shape))
+        count = math.prod(shape)
+        index = tuple(draw(st.lists(st.integers(0, size - 1), min_size=count, max_size=count)))
+        return {"dim": dim, "index": index, "index_shape": shape}
+
+    return draw_attrs
+
+
+def _render_index(kind: str) -> Callable:
+    def render(o: tuple[str, ...], a: dict, s: str) -> str:
+        index = f"torch.tensor({list(a['index'])!r}).reshape({tuple(a['index_shape'])!r})"
+        if kind == "index_select":
+            return f"torch.index_select({o[0]}, {a['dim']}, torch.tensor({list(a['index'])!r}))"
+        if kind == "gather":
+            return f"torch.gather({o[0]}, {a['dim']}, {index})"
+        return f"torch.take_along_dim({o[0]}, {index}, dim={a['dim']})"
+
+    return render
+
+
+def _index_family(kind: str) -> Op:
+    return Op(kind, "select", 1, lambda t: _index_ok(t) and (kind == "index_select" or 0 not in t.shape),
+              _render_index(kind), derive_same, _draw_index(kind), complex_ok=True)
+
+
+OPS = [
+    # Arithmetic across mixed dtypes: PyTorch's type promotion decides the result.
+    *[
+        Op(name, "arith", 2, _arith_ok(name), lambda o, a, s, sym=sym: f"{o[0]} {sym} {o[1]}", _derive_arith(name),
+           complex_ok=True)
+        for name, sym in _ARITH.items()
+    ],
+    Op("true_div", "arith", 2, _div_ok,
+       lambda o, a, s: f"torch.true_divide({o[0]}, {_divisor(o[1], a['_types'][1])})", _derive_true_div),
+    Op("floor_div", "arith", 2, _floor_ok,
+       lambda o, a, s: f"torch.floor_divide({o[0]}, {_divisor(o[1], a['_types'][1])})", _derive_floor_div),
+    Op("div", "arith", 2, _div_mode_ok, _render_div, _derive_div, _draw_div_mode),
+    Op("remainder", "arith", 2, _floor_ok,
+       lambda o, a, s: f"torch.remainder({o[0]}, {_divisor(o[1], a['_types'][1])})", _derive_remainder),
+    Op("fmod", "arith", 2, _floor_ok,
+       lambda o, a, s: f"torch.fmod({o[0]}, {_divisor(o[1], a['_types'][1])})", _derive_remainder),
+    Op("minimum", "arith", 2, _minmax_ok, lambda o, a, s: f"torch.minimum({o[0]}, {o[1]})", derive_same),
+    Op("maximum", "arith", 2, _minmax_ok, lambda o, a, s: f"torch.maximum({o[0]}, {o[1]})", derive_same),
+    Op("neg", "arith", 1, _neg_ok, lambda o, a, s: f"-{o[0]}", _derive_neg),
+    Op("abs", "arith", 1, lambda t: real(t) and not t.is_bool and fits(t.dtype, 0, t.mag),
+       lambda o, a, s: f"torch.abs({o[0]})", _derive_abs),
+    Op("sign", "arith", 1, lambda t: real(t) and not t.is_bool and _exact(t),
+       lambda o, a, s: f"torch.sign({o[0]})", _derive_sign),
+    # Python scalars on either side of an operator (`x // 2`, `2 ** x`, `1 - x`).
+    Op("add_scalar", "scalar", 1, lambda t: bool(_scalar_choices("add", t)), _render_scalar("add"),
+       _derive_scalar("add"), _draw_scalar("add")),
+    *[_scalar_op(name) for name in ("sub", "mul", "div", "floordiv", "mod", "pow")],
+    _scalar_op("compare", "compare_scalar"),
+    Op("lshift_scalar", "scalar", 1, _shift_ok("left"), lambda o, a, s: f"{o[0]} << {a['value']}",
+       _derive_shift("left"), lambda draw, t: {"value": draw(st.integers(1, 3))}),
+    Op("rshift_scalar", "scalar", 1, _shift_ok("right"), lambda o, a, s: f"{o[0]} >> {a['value']}",
+       _derive_shift("right"), lambda draw, t: {"value": draw(st.integers(1, 3))}),
+    Op("cast", "cast", 1, lambda t: real(t) and bool(_cast_targets(t)), _render_cast, _derive_cast, _draw_cast),
+    # Comparisons, logic and bits: steps, so float operands must be exact.
+    *[
+        Op(name, "compare", 2, lambda a, b: broadcastable(a, b) and real(a) and real(b) and _exact(a, b),
+           lambda o, a, s, sym=sym: f"{o[0]} {sym} {o[1]}", derive_bool)
+        for name, sym in _COMPARE.items()
+    ],
+    *[
+        Op(name, "logical", 2, lambda a, b: broadcastable(a, b) and real(a) and real(b) and _exact(a, b),
+           lambda o, a, s, name=name: f"torch.{name}({o[0]}, {o[1]})", derive_bool)
+        for name in _LOGICAL
+    ],
+    Op("logical_not", "logical", 1, lambda t: real(t) and _exact(t), lambda o, a, s: f"torch.logical_not({o[0]})",
+       derive_bool),
+    *[
+        Op(name, "logical", 2, _bitwise_ok, lambda o, a, s, sym=sym: f"{o[0]} {sym} {o[1]}", _derive_bitwise)
+        for name, sym in _BITWISE.items()
+    ],
+    Op("bitwise_not", "logical", 1, lambda t: t.is_int or t.is_bool, lambda o, a, s: f"~{o[0]}", _derive_bitwise_not),
+    # Selection: where with tensor or Python branches, masked_fill, clamp, gathers.
+    Op("where", "select", 3, _where_ok, lambda o, a, s: f"torch.where({o[0]}, {o[1]}, {o[2]})", derive_same),
+    Op("where_scalar", "select", 2, _where_scalar_ok,
+       lambda o, a, s: (f"torch.where({o[0]}, {a['value']!r}, {o[1]})" if a["left"]
+                        else f"torch.where({o[0]}, {o[1]}, {a['value']!r})"),
+       _derive_with_scalar, _draw_branch),
+    Op("masked_fill", "select", 2, _masked_fill_ok, lambda o, a, s: f"{o[0]}.masked_fill({o[1]}, {a['value']!r})",
+       _derive_fill, _draw_fill),
+    Op("clamp", "select", 1, lambda t: real(t) and not t.is_bool, _render_clamp, _derive_clamp, _draw_clamp),
+    Op("clamp_tensor", "select", 3, _clamp_tensor_ok, lambda o, a, s: f"torch.clamp({o[0]}, min={o[1]}, max={o[2]})",
+       _derive_clamp_tensor),
+    *[_index_family(kind) for kind in ("index_select", "gather", "take_along_dim")],
+]
+
+__all__ = ["INT_RANGE", "OPS"]
