@@ -127,6 +127,37 @@ KNOWN: tuple[Known, ...] = (
           "no bfloat16)."),
     Known("tvm-fx-python-bool-as-int", ("tvm-fx",), "bug", r"leaf_type: bool \w+ -> int",
           "A Python bool output comes back as an int."),
+    # -- TVM: found by the program generator (issue #10) ---------------------------------------
+    Known("tvm-unary-float-op-int-input", TVM, "bug",
+          r"TypeError: ir\.Op\(relax\.\w+\) requires the input tensor to have float dtype",
+          "A unary float function (log, log1p, sigmoid, cos, erf, ...) of an int or bool tensor fails the import: "
+          "PyTorch computes it in float32, the importer emits the Relax op on the integer tensor as it is.",
+          "", ("import",)),
+    Known("tvm-int-true-divide-not-promoted", TVM, "bug",
+          r"/mismatch/dtype: torch\.float32 -> torch\.(int\d+|uint8) @(div|div_scalar|true_div)",
+          "True division of integers (`torch.div(a, b)`, `2 / x`) comes back integer: PyTorch returns float32 "
+          "(true division promotes integers to the default float). Silently wrong dtype and values."),
+    Known("tvm-ep-finiteness-op-bool", ("tvm-ep",), "bug", r"Data type T\.bool not supported for finiteness ops",
+          "isfinite/isnan/isinf of a bool tensor fails the build with an InternalError; eager returns a bool tensor."),
+    Known("tvm-fx-clamp-one-sided-int", ("tvm-fx",), "bug", r"/build/crash/RuntimeError: Cannot convert infinity to BigInt",
+          "clamp(min=k) of an integer tensor (no max) fails the build: from_fx fills the missing bound with inf."),
+    Known("tvm-fx-sdpa-3d", ("tvm-fx",), "unsupported",
+          r"ValueError: scaled_dot_product_attention expects ND or ND inputs, but got ND input",
+          "from_fx's scaled_dot_product_attention converter takes 2-D or 4-D inputs only and says so; PyTorch "
+          "takes 3-D (batch, sequence, features) too.", "", ("import",)),
+    Known("tvm-fx-uint8-negative-scalar", ("tvm-fx",), "bug", r"OverflowError: Python integer -N out of bounds for uintN",
+          "A comparison of a uint8 tensor with a negative Python float (`-1.25 <= x`) fails the import: the scalar "
+          "is made a uint8 constant; PyTorch compares in float.", "", ("import",)),
+    Known("tvm-fx-where-python-scalar", ("tvm-fx",), "bug", r"/import/crash/KeyError: (True|False|-?N(\.N)?)$",
+          "torch.where(c, x, 1) with a Python scalar branch fails the import: from_fx looks the scalar up among the "
+          "graph's nodes.", "", ("import",)),
+    Known("tvm-fx-min-max-dim-unpack", ("tvm-fx",), "bug",
+          r"/import/crash/ValueError: not enough values to unpack \(expected N, got N\)",
+          "torch.min(x, dim=d) / torch.max(x, dim=d) (a (values, indices) structseq) fails the import: the converter "
+          "returns one value where the graph unpacks two.", "", ("import",)),
+    Known("tvm-fx-sort-int16", ("tvm-fx",), "bug", r"/run/crash/InternalError: Unsupported input dtype: intN",
+          "argsort/sort of an int16 tensor builds, then fails at run time: the sort kernel has no int16 path.",
+          "", ("run",)),
     # -- Torch-TensorRT 2.14.0: from reading its source; confirmed or corrected by the GPU
     # -- nightly job (never run here: no GPU). ----------------------------------------------
     Known("trt-none-output", TRT_EXPORT_PATHS, "bug", r"/crash/AttributeError: 'NoneType' object has no attribute 'target'",
@@ -184,6 +215,22 @@ KNOWN: tuple[Known, ...] = (
           "The ONNX operator has no such input type (bfloat16 Conv, int8/int16/uint8 MatMul): the exporter emits it "
           "unchecked and ONNX Runtime rejects the model, naming op and type, when the session is created.",
           "https://onnx.ai/onnx/operators/onnx__Conv.html", ("session",)),
+    Known("onnx-no-function-for-op", ("onnx",), "unsupported",
+          r"/onnx-export/crash/ConversionError: DispatchError: No ONNX function found for <OpOverload\(op='aten\.\w+'",
+          "The exporter has no ONNX function for this aten overload (aten.sort.stable) and says so, naming it.",
+          "https://github.com/microsoft/onnxscript/tree/main/onnxscript/function_libs/torch_lib", ("onnx-export",)),
+    Known("onnx-aminmax-without-dim", ("onnx",), "bug",
+          r"ValueError: Required parameter 'dim' is not provided\. Signature: pkg\.onnxscript\.torch_lib::aten_amin\(",
+          "torch.aminmax(x) (no dim) fails the export: torchlib's aminmax calls aten_amin without its dim."),
+    Known("onnx-float16-amin-widened", ("onnx",), "bug", r"/mismatch/dtype: torch\.float16 -> torch\.float32 @amin",
+          "amin(dim=) of a float16 tensor comes back float32; eager returns float16."),
+    Known("onnx-uint8-shift-signed", ("onnx",), "bug", r"/mismatch/dtype: torch\.uint8 -> torch\.int8 @lshift_scalar",
+          "uint8 << k comes back int8: the export computes the shift in a signed type; eager keeps uint8."),
+    Known("openvino-unconverted-op", ("openvino",), "unsupported",
+          r"/convert/crash/OpConversionFailure: Check 'false' failed at src/frontends/common_translators/src/"
+          r"unconverted_ops_report\.cpp",
+          "convert_model has no translator for an op in the graph (aten.sort.stable) and reports the unconverted ops.",
+          "https://docs.openvino.ai/2026/openvino-workflow/model-preparation/convert-model-pytorch.html", ("convert",)),
     Known("openvino-python-scalar-output", ("openvino",), "bug",
           r"/convert/crash/ValueError: (-?N(\.N)?|True|False) is not in list",
           "A Python int/float/bool output (a constant, x.shape[d]) fails convert_model: the FX decoder looks the "
