@@ -94,26 +94,45 @@ def output_trees(
 @st.composite
 def _tree(draw: Callable, n_values: int, kinds: tuple[str, ...], max_depth: int, max_leaves: int,
           max_size: int) -> Tree:
-    budget = [max_leaves]
+    return draw(_node(n_values, kinds, max_depth, max_depth, [max_leaves], max_size))
 
-    def node(depth_left: int) -> Tree:
-        # Real models mostly return containers: the root is one 7 times in 8, each
-        # level below less often. The draw shrinks to 0: a leaf.
-        level = max_depth - depth_left
-        if depth_left == 0 or budget[0] <= 0 or draw(st.integers(0, 7)) <= 2 * level:
-            budget[0] -= 1
-            return Ref(draw(st.integers(0, n_values - 1)))
-        kind = draw(st.sampled_from(kinds))
-        # Empty containers are kept (a known bug class) but not let dominate; 0 is
-        # still where the size shrinks to.
-        room = max(0, min(max_size, budget[0]))
-        size = draw(st.integers(0, 4 * room).map(lambda n: (n + 3) // 4))  # monotone: shrinks well
-        keys: tuple[str, ...] = ()
-        if kind in KEYED_KINDS:
-            keys = tuple(draw(st.lists(st.sampled_from(_KEYS), min_size=size, max_size=size, unique=True)))
-        return Container(kind, tuple(node(depth_left - 1) for _ in range(size)), keys)
 
-    return node(max_depth)
+# Each node is a draw of its own: the shrinker can then put a node in its parent's place
+# (Hypothesis's pass_to_descendant), so `(ModelOutput(),)` shrinks to `ModelOutput()`.
+@st.composite
+def _node(draw: Callable, n_values: int, kinds: tuple[str, ...], max_depth: int, depth_left: int,
+          budget: list[int], max_size: int) -> Tree:
+    # Real models mostly return containers: the root is one 7 times in 8, each
+    # level below less often. The draw shrinks to 0: a leaf.
+    level = max_depth - depth_left
+    if depth_left == 0 or budget[0] <= 0 or draw(st.integers(0, 7)) <= 2 * level:
+        budget[0] -= 1
+        return Ref(draw(st.integers(0, n_values - 1)))
+    kind = draw(st.sampled_from(kinds))
+    # Items one at a time behind a "one more" draw, as st.lists does: the shrinker
+    # deletes any item with its draw (a count drawn first had to shrink together with
+    # the deletion, and left items in). Empty containers are kept (a known bug class)
+    # but not let dominate: 1 in 8; stopping is where each draw shrinks to.
+    room = max(0, min(max_size, budget[0]))
+    items: list[Tree] = []
+    while len(items) < room:
+        item = draw(_item(n_values, kinds, max_depth, depth_left - 1, budget, max_size, bool(items)))
+        if item is None:
+            break
+        items.append(item)
+    keys: tuple[str, ...] = ()
+    if kind in KEYED_KINDS:
+        keys = tuple(draw(st.lists(st.sampled_from(_KEYS), min_size=len(items), max_size=len(items), unique=True)))
+    return Container(kind, tuple(items), keys)
+
+
+# The "one more" draw and the item it lets in are one span, which the shrinker deletes whole.
+@st.composite
+def _item(draw: Callable, n_values: int, kinds: tuple[str, ...], max_depth: int, depth_left: int,
+          budget: list[int], max_size: int, after_first: bool) -> Tree | None:
+    if not draw(st.integers(0, 2 if after_first else 7)):
+        return None
+    return draw(_node(n_values, kinds, max_depth, depth_left, budget, max_size))
 
 
 @functools.lru_cache(maxsize=256)
@@ -133,11 +152,18 @@ def _operand_choices(op: Op, types: dict[str, Type], *, first_only: bool = False
     names = _operand_names(op, types)
     found = []
     for combo in itertools.product(names, repeat=op.arity):
-        if op.accepts(*(types[n] for n in combo)):
+        if _accepted(op.name, tuple(types[n] for n in combo)):
             found.append(combo)
             if first_only:
                 break
     return found
+
+
+# Each step of a program asks every op about every operand tuple again; only the tuples
+# with the newest value are new. Types are frozen values, so the answers are cached.
+@functools.lru_cache(maxsize=1 << 18)
+def _accepted(op_name: str, operand_types: tuple[Type, ...]) -> bool:
+    return OPS[op_name].accepts(*operand_types)
 
 
 def _draw_stable(draw: Callable, every: Sequence[Any], allowed: Collection[Any]) -> Any:
@@ -167,6 +193,13 @@ def _offered(ops: tuple[str, ...], types: dict[str, Type]) -> dict[str, list[str
     return offered
 
 
+#: Families drawn more often than the rest (a family listed k times is k times as
+#: likely): what the suite exists for are the leaves a model returns as they are
+#: (inputs, parameters, views, tuple items) and the ones that are not tensors (None,
+#: Python constants, shape ints), which 15 families of computing ops would drown.
+_WEIGHT = {"leaf": 3, "special": 3}
+
+
 @st.composite
 def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], max_values: int,
              names: tuple[str, ...]) -> tuple[Value, ...]:
@@ -177,15 +210,15 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
     pointing at an input, and the choices keep their meaning when a value is deleted.
     """
     types: dict[str, Type] = {i.name: domain_type(i.dtype, i.shape) for i in inputs}
-    families = tuple(dict.fromkeys(OPS[name].family for name in ops))
+    families = tuple(f for f in dict.fromkeys(OPS[name].family for name in ops) for _ in range(_WEIGHT.get(f, 1)))
     values: list[Value] = []
     for k in range(max_values):
         # Like st.lists: one more value (3 times in 4), or stop; shrinks toward fewer.
         if k and not draw(st.integers(0, 3)):
             break
         offered = _offered(ops, types)
-        # Family first, then the op: each family is as likely as the next however many
-        # ops it has, so the few special leaves (None, constants) are not drowned.
+        # Family first, then the op: a family's chance does not grow with its number of
+        # ops, so the few special leaves (None, constants) are not drowned.
         family = _draw_stable(draw, families, offered)
         op_name = _draw_stable(draw, tuple(n for n in ops if OPS[n].family == family), offered[family])
         op = OPS[op_name]

@@ -157,7 +157,13 @@ def _derive_floor_div(types: tuple[TensorType, ...], attrs: dict, out: Type) -> 
 
 
 def _derive_remainder(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
-    # |a % b| < |b| and |fmod(a, b)| <= |a|: both within these bounds, exactly computed.
+    # |a % b| < |b| (the sign of b: -2 % 6 is 4, more than |a|), exactly computed.
+    m = max(map(abs, _divisor_range(types[1])))
+    return finish(out, -m, m, 0.0)
+
+
+def _derive_fmod(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+    # fmod keeps the sign of a: |fmod(a, b)| < |b| and <= |a|.
     a, b = types
     m = min(max(map(abs, _divisor_range(b))), a.mag)
     return finish(out, -m, m, 0.0)
@@ -578,7 +584,7 @@ OPS = [
     Op("remainder", "arith", 2, _floor_ok,
        lambda o, a, s: f"torch.remainder({o[0]}, {_divisor(o[1], a['_types'][1])})", _derive_remainder),
     Op("fmod", "arith", 2, _floor_ok,
-       lambda o, a, s: f"torch.fmod({o[0]}, {_divisor(o[1], a['_types'][1])})", _derive_remainder),
+       lambda o, a, s: f"torch.fmod({o[0]}, {_divisor(o[1], a['_types'][1])})", _derive_fmod),
     Op("minimum", "arith", 2, _minmax_ok, lambda o, a, s: f"torch.minimum({o[0]}, {o[1]})", derive_same),
     Op("maximum", "arith", 2, _minmax_ok, lambda o, a, s: f"torch.maximum({o[0]}, {o[1]})", derive_same),
     Op("neg", "arith", 1, _neg_ok, lambda o, a, s: f"-{o[0]}", _derive_neg),

@@ -177,14 +177,21 @@ def _derive_layer_norm(types: tuple[TensorType, ...], attrs: dict, out: Type) ->
     return finish(out, -m, m, _norm_err(out, attrs["dtype"], _cast_err(t, attrs["dtype"]), t.mag, n, m, EPS))
 
 
+def _group_counts(t: TensorType) -> list[int]:
+    """Group counts that divide the channels and that F.group_norm takes: it rejects
+    (in eval too) a split where batch x group size x spatial size is one value."""
+    channels, spatial = t.shape[1], math.prod(t.shape[2:])
+    return [g for g in range(1, channels + 1) if channels % g == 0 and t.shape[0] * channels // g * spatial != 1]
+
+
 def _group_norm_ok(t: TensorType) -> bool:
-    return t.rank >= 2 and t.shape[1] > 0 and _norm_ok(t, t.numel)
+    return t.rank >= 2 and t.shape[1] > 0 and bool(_group_counts(t)) and _norm_ok(t, t.numel)
 
 
 def _draw_group_norm(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
     channels = t.shape[1]
-    groups = draw(st.sampled_from([g for g in range(1, channels + 1) if channels % g == 0]))
+    groups = draw(st.sampled_from(_group_counts(t)))
     group = channels // groups * math.prod(t.shape[2:])
     return {"dtype": draw(st.sampled_from(_fits_all(t, _normalized_bound(group)))), "groups": groups}
 
