@@ -55,7 +55,7 @@ KNOWN: tuple[Known, ...] = (
           "https://github.com/pytorch/pytorch/issues/94497"),
     # -- TVM: documented gaps, rejected cleanly at import time ----------------------------
     Known("tvm-fx-container-constructor", ("tvm-fx",), "unsupported",
-          r"Unsupported function types \['(PlainDictSubclass|ModelOutput|Output\w*)'",
+          r"Unsupported function types \[.*'(PlainDictSubclass|ModelOutput|Output\w*)'",
           "from_fx sees a namedtuple / dict subclass constructor as a call it cannot convert.",
           "", ("import",)),
     Known("tvm-unsupported-op", TVM, "unsupported", r"AssertionError: Unsupported function (types|target)",
@@ -137,10 +137,12 @@ KNOWN: tuple[Known, ...] = (
           r"/mismatch/dtype: torch\.float32 -> torch\.(int\d+|uint8) @(div|div_scalar|true_div)",
           "True division of integers (`torch.div(a, b)`, `2 / x`) comes back integer: PyTorch returns float32 "
           "(true division promotes integers to the default float). Silently wrong dtype and values."),
-    Known("tvm-ep-finiteness-op-bool", ("tvm-ep",), "bug", r"Data type T\.bool not supported for finiteness ops",
-          "isfinite/isnan/isinf of a bool tensor fails the build with an InternalError; eager returns a bool tensor."),
-    Known("tvm-fx-clamp-one-sided-int", ("tvm-fx",), "bug", r"/build/crash/RuntimeError: Cannot convert infinity to BigInt",
-          "clamp(min=k) of an integer tensor (no max) fails the build: from_fx fills the missing bound with inf."),
+    Known("tvm-finiteness-op-dtype", TVM, "bug",
+          r"/build/crash/InternalError: Data type T\.\w+ not supported for (finiteness ops|isnan op|isinf op)",
+          "isfinite/isnan/isinf of a bool or bfloat16 tensor fails the build with an InternalError (the legalization "
+          "has no path for them); eager returns a bool tensor."),
+    Known("tvm-clamp-one-sided-int", TVM, "bug", r"/build/crash/RuntimeError: Cannot convert infinity to BigInt",
+          "clamp(min=k) of an integer tensor (no max) fails the build: the importer fills the missing bound with inf."),
     Known("tvm-fx-sdpa-3d", ("tvm-fx",), "unsupported",
           r"ValueError: scaled_dot_product_attention expects ND or ND inputs, but got ND input",
           "from_fx's scaled_dot_product_attention converter takes 2-D or 4-D inputs only and says so; PyTorch "

@@ -148,15 +148,22 @@ def distorting_backend(name: str) -> Distorting:
     return next(cls for cls in Distorting.__subclasses__() if cls.distortion == name)()
 
 
+def _has(tree: Any, container: type) -> bool:
+    if isinstance(tree, container):
+        return True
+    children = tree.values() if isinstance(tree, dict) else tree if isinstance(tree, (tuple, list)) else ()
+    return any(_has(child, container) for child in children)
+
+
 class _Signalled(Eager):
-    """Dies by the signal ``dies_by`` when the output is a ``container``."""
+    """Dies by the signal ``dies_by`` when the output tree has a ``container`` in it."""
 
     container: type
     dies_by: signal.Signals
 
     def run(self, compiled: Any, ctx: CompileContext) -> Any:
         out = super().run(compiled, ctx)
-        if isinstance(out, self.container):
+        if _has(out, self.container):
             os.kill(os.getpid(), self.dies_by)
         return out
 
@@ -182,7 +189,7 @@ class Hang(Eager):
 
 
 class Killed(_Signalled):
-    """Killed from outside (SIGKILL, as the OOM killer does) when the output is a tuple."""
+    """Killed from outside (SIGKILL, as the OOM killer does) when the output has a tuple in it."""
 
     name = "killed"
     container = tuple

@@ -110,7 +110,8 @@ def _describe(obj: Any) -> str:
 
 def _bits(t: torch.Tensor) -> torch.Tensor:
     """The tensor's bytes: -0.0 differs from 0.0 here, as it does for a reproducer."""
-    flat = t.detach().contiguous().reshape(-1)
+    # A fresh tensor: .contiguous() keeps the 0 stride of an expanded size-1 dim.
+    flat = torch.empty(t.shape, dtype=t.dtype).copy_(t.detach()).reshape(-1)
     if flat.is_complex():
         flat = torch.view_as_real(flat).reshape(-1)
     return flat.view(torch.uint8)
