@@ -15,7 +15,7 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from .ops import COMPLEX, FAMILIES, FLOATS, INTS, OPS, Op, TensorType, TupleType, Type, domain_type, value_type
+from .ops import COMPLEX, FAMILIES, FLOATS, INTS, OPS, Op, TensorType, TupleType, Type, domain_type, recorded, value_type
 from .spec import CONTAINER_KINDS, KEYED_KINDS, Case, Container, Input, Ref, Tree, Value
 
 __all__ = ["ALL_DTYPES", "cases", "dtypes", "input_specs", "output_trees", "shapes"]
@@ -228,17 +228,9 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
         attrs = op.draw_attrs(draw, operand_types) if op.draw_attrs else {}
         out = value_type(op_name, attrs, operand_types)
         types[f"v{k}"] = out
-        dtype, shape, pytype = _recorded(out)
+        dtype, shape, pytype = recorded(out)
         values.append(Value(op_name, operands, tuple(sorted(attrs.items())), dtype, shape, pytype))
     return tuple(values)
-
-
-def _recorded(out: Type) -> tuple[str | None, tuple[int, ...] | None, str | None]:
-    if isinstance(out, TensorType):
-        return out.dtype, out.shape, None
-    if isinstance(out, TupleType):
-        return None, None, out.kind
-    return None, None, out.name
 
 
 def cases(

@@ -157,9 +157,12 @@ KNOWN: tuple[Known, ...] = (
           r"/import/crash/ValueError: not enough values to unpack \(expected N, got N\)",
           "torch.min(x, dim=d) / torch.max(x, dim=d) (a (values, indices) structseq) fails the import: the converter "
           "returns one value where the graph unpacks two.", "", ("import",)),
-    Known("tvm-fx-sort-int16", ("tvm-fx",), "bug", r"/run/crash/InternalError: Unsupported input dtype: intN",
-          "argsort/sort of an int16 tensor builds, then fails at run time: the sort kernel has no int16 path.",
-          "", ("run",)),
+    Known("tvm-sort-small-int", TVM, "bug", r"/(run|compile-on-call)/crash/InternalError: Unsupported input dtype: u?intN",
+          "argsort/sort of an int16 or uint8 tensor builds, then fails when called: the sort kernel has no path for "
+          "those dtypes.", "", ("run", "compile-on-call")),
+    Known("tvm-power-bfloat16", TVM, "bug", r"/build/crash/InternalError: Check failed: \(IsFloatType\(x\.ty\(\)\)\) "
+          r"is false: power only applies to float",
+          "A power of a bfloat16 tensor (`2 ** x`) fails the build: the power op does not count bfloat16 as a float."),
     Known("tvm-interpolate-values", TVM, "bug", r"/mismatch/values @interpolate",
           "F.interpolate(scale_factor=2) comes back with wrong values (seen: mode='nearest' on bfloat16 through "
           "relax_dynamo): the resize picks other source pixels than PyTorch's floor(dst / scale)."),
@@ -236,6 +239,18 @@ KNOWN: tuple[Known, ...] = (
           r"unconverted_ops_report\.cpp",
           "convert_model has no translator for an op in the graph (aten.sort.stable) and reports the unconverted ops.",
           "https://docs.openvino.ai/2026/openvino-workflow/model-preparation/convert-model-pytorch.html", ("convert",)),
+    Known("onnx-sdpa-not-4d", ("onnx",), "unsupported",
+          r"/onnx-export/crash/ConversionError: AssertionError: only ND query, key, and value are supported",
+          "The exporter's scaled_dot_product_attention takes 4-D query, key and value only and says so; PyTorch "
+          "takes 3-D too.", "", ("onnx-export",)),
+    Known("openvino-squeeze-non-unit-dim", ("openvino",), "bug", r"/mismatch/shape @squeeze",
+          "x.squeeze(d) on a dim whose size is not 1 squeezes it anyway: a (2,) tensor comes back with shape (); "
+          "PyTorch leaves it as it is. Silently wrong shape."),
+    Known("openvino-float64-computed-in-float32", ("openvino",), "bug",
+          r"/mismatch/values @(conv\w*|linear|matmul|bmm|baddbmm|einsum)",
+          "float64 convolutions and matrix products are computed in float32 even with EXECUTION_MODE_HINT=ACCURACY "
+          "(a float64 conv is off by ~1e-7 relative, past the float64 tolerance). Seen on conv; matches these "
+          "ops' value mismatches on openvino whatever the dtype, until issue #12 puts dtypes in value signatures."),
     Known("openvino-python-scalar-output", ("openvino",), "bug",
           r"/convert/crash/ValueError: (-?N(\.N)?|True|False) is not in list",
           "A Python int/float/bool output (a constant, x.shape[d]) fails convert_model: the FX decoder looks the "

@@ -20,7 +20,7 @@ from .base import COMPLEX, DOMAIN, FLOATS, INTS, Op, PyType, TensorType, TupleTy
 
 __all__ = [
     "COMPLEX", "DOMAIN", "FAMILIES", "FLOATS", "INTS", "OPS", "Op", "PyType", "TensorType",
-    "TupleType", "Type", "domain_type", "infer", "render_op", "state_source", "value_type",
+    "TupleType", "Type", "domain_type", "infer", "recorded", "render_op", "state_source", "value_type",
 ]
 
 OPS: dict[str, Op] = {}
@@ -51,7 +51,11 @@ def value_type(op_name: str, attrs: dict, types: tuple[Type, ...]) -> Type:
 
 def infer(op_name: str, attrs: dict, types: tuple[Type, ...]) -> tuple[str | None, tuple[int, ...] | None, str | None]:
     """(dtype, shape, pytype) of the value, as a ``Value`` records them."""
-    out = value_type(op_name, attrs, types)
+    return recorded(value_type(op_name, attrs, types))
+
+
+def recorded(out: Type) -> tuple[str | None, tuple[int, ...] | None, str | None]:
+    """What a ``Value`` records of a type: dtype and shape of a tensor, else the Python type's name."""
     if isinstance(out, TensorType):
         return out.dtype, out.shape, None
     if isinstance(out, TupleType):

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from .base import (
     EXACT_INT,
     FLOATS,
-    INT_RANGE,
     INTS,
     Op,
     TensorType,
@@ -634,4 +633,4 @@ OPS = [
     *[_index_family(kind) for kind in ("index_select", "gather", "take_along_dim")],
 ]
 
-__all__ = ["INT_RANGE", "OPS"]
+__all__ = ["OPS"]

@@ -15,7 +15,6 @@ from dataclasses import replace
 from hypothesis import strategies as st
 
 from .base import (
-    CAP,
     Op,
     TensorType,
     TupleType,
@@ -51,7 +50,7 @@ def _sum_ok(t: TensorType) -> bool:
 
 def _derive_sum(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
     t = types[0]
-    n = reduced_count(t, attrs) if attrs.get("dim") is not None else t.numel
+    n = reduced_count(t, attrs)
     lo, hi = min(0, n * t.lo), max(0, n * t.hi)
     if t.is_bool:
         lo, hi = 0, n
@@ -114,13 +113,12 @@ def _spread_dims(t: TensorType) -> list[int]:
 
 
 def _var_ok(t: TensorType) -> bool:
-    return t.is_float and (t.numel >= 2 and t.numel == max(t.shape, default=1) or bool(_spread_dims(t)))
+    return t.is_float and t.numel >= 2
 
 
 def _draw_spread(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
-    whole = t.numel >= 2 and t.numel == max(t.shape, default=1)  # all of it, when no dim is empty or lone
-    if whole and (not _spread_dims(t) or draw(st.booleans())):
+    if not _spread_dims(t) or draw(st.booleans()):  # all of it (two elements at least)
         return {}
     return draw_dim(_spread_dims)(draw, types)
 
@@ -321,4 +319,4 @@ OPS = [
        lambda o, a, s: f"torch.cummax({o[0]}, dim={a['dim']})", _derive_cummax, _draw_scan, inputs_only=True),
 ]
 
-__all__ = ["CAP", "OPS"]
+__all__ = ["OPS"]
