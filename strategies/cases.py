@@ -78,36 +78,58 @@ def input_specs(
 
 
 def output_trees(
-    n_values: int, *, containers: Sequence[str] | None = None, max_depth: int = 4, max_leaves: int = 6, max_size: int = 3
+    n_values: int, *, containers: Sequence[str] | None = None, max_depth: int = 4, max_leaves: int = 6, max_size: int = 3,
+    value_kinds: Sequence[str] | None = None,
 ) -> st.SearchStrategy[Tree]:
-    """Output trees over ``n_values`` values; shrinks to one bare leaf (depth 0)."""
+    """Output trees over ``n_values`` values; shrinks to one bare leaf (depth 0).
+
+    ``value_kinds`` (one per value: ``"NoneType"``, ``"float32(2, 3)"``, ...) lets leaves
+    be drawn for what a frontend mixes up: a None beside its siblings, and a value of
+    the same dtype and shape as the sibling before it."""
     kinds = _check_choice("containers", containers, CONTAINER_KINDS)
     _check_int("max_depth", max_depth, 0, 16)
     _check_int("max_leaves", max_leaves, 1, 64)
     _check_int("max_size", max_size, 0, 16)
-
-    return _tree(n_values, kinds, max_depth, max_leaves, max_size)
+    leaf_kinds = tuple(value_kinds) if value_kinds is not None else ("",) * n_values
+    if len(leaf_kinds) != n_values:
+        raise InvalidArgument(f"value_kinds={list(leaf_kinds)!r} must have n_values={n_values} items")
+    return _tree(leaf_kinds, kinds, max_depth, max_leaves, max_size)
 
 
 # Module level: Hypothesis inspects a composite's source when it is defined, and
 # output_trees() is called for every case drawn.
 @st.composite
-def _tree(draw: Callable, n_values: int, kinds: tuple[str, ...], max_depth: int, max_leaves: int,
+def _tree(draw: Callable, leaf_kinds: tuple[str, ...], kinds: tuple[str, ...], max_depth: int, max_leaves: int,
           max_size: int) -> Tree:
-    return draw(_node(n_values, kinds, max_depth, max_depth, [max_leaves], max_size))
+    return draw(_node(leaf_kinds, kinds, max_depth, max_depth, [max_leaves], max_size, None))
+
+
+def _leaf(draw: Callable, leaf_kinds: tuple[str, ...], sibling: int | None) -> Ref:
+    """Any value (half the time, and where the draw shrinks to), else a None value, else a
+    value of the same kind as the sibling before it, when the program has one."""
+    pick = draw(st.integers(0, 3))
+    if pick == 1:
+        wanted = [i for i, kind in enumerate(leaf_kinds) if kind == "NoneType"]
+    elif pick == 2 and sibling is not None:
+        wanted = [i for i, kind in enumerate(leaf_kinds) if kind == leaf_kinds[sibling] and kind and i != sibling]
+    else:
+        wanted = []
+    if wanted:
+        return Ref(wanted[draw(st.integers(0, len(wanted) - 1))])
+    return Ref(draw(st.integers(0, len(leaf_kinds) - 1)))
 
 
 # Each node is a draw of its own: the shrinker can then put a node in its parent's place
 # (Hypothesis's pass_to_descendant), so `(ModelOutput(),)` shrinks to `ModelOutput()`.
 @st.composite
-def _node(draw: Callable, n_values: int, kinds: tuple[str, ...], max_depth: int, depth_left: int,
-          budget: list[int], max_size: int) -> Tree:
+def _node(draw: Callable, leaf_kinds: tuple[str, ...], kinds: tuple[str, ...], max_depth: int, depth_left: int,
+          budget: list[int], max_size: int, sibling: int | None) -> Tree:
     # Real models mostly return containers: the root is one 7 times in 8, each
     # level below less often. The draw shrinks to 0: a leaf.
     level = max_depth - depth_left
     if depth_left == 0 or budget[0] <= 0 or draw(st.integers(0, 7)) <= 2 * level:
         budget[0] -= 1
-        return Ref(draw(st.integers(0, n_values - 1)))
+        return _leaf(draw, leaf_kinds, sibling)
     kind = draw(st.sampled_from(kinds))
     # Items one at a time behind a "one more" draw, as st.lists does: the shrinker
     # deletes any item with its draw (a count drawn first had to shrink together with
@@ -116,7 +138,8 @@ def _node(draw: Callable, n_values: int, kinds: tuple[str, ...], max_depth: int,
     room = max(0, min(max_size, budget[0]))
     items: list[Tree] = []
     while len(items) < room:
-        item = draw(_item(n_values, kinds, max_depth, depth_left - 1, budget, max_size, bool(items)))
+        before = items[-1].index if items and isinstance(items[-1], Ref) else None
+        item = draw(_item(leaf_kinds, kinds, max_depth, depth_left - 1, budget, max_size, bool(items), before))
         if item is None:
             break
         items.append(item)
@@ -128,11 +151,11 @@ def _node(draw: Callable, n_values: int, kinds: tuple[str, ...], max_depth: int,
 
 # The "one more" draw and the item it lets in are one span, which the shrinker deletes whole.
 @st.composite
-def _item(draw: Callable, n_values: int, kinds: tuple[str, ...], max_depth: int, depth_left: int,
-          budget: list[int], max_size: int, after_first: bool) -> Tree | None:
+def _item(draw: Callable, leaf_kinds: tuple[str, ...], kinds: tuple[str, ...], max_depth: int, depth_left: int,
+          budget: list[int], max_size: int, after_first: bool, sibling: int | None) -> Tree | None:
     if not draw(st.integers(0, 2 if after_first else 7)):
         return None
-    return draw(_node(n_values, kinds, max_depth, depth_left, budget, max_size))
+    return draw(_node(leaf_kinds, kinds, max_depth, depth_left, budget, max_size, sibling))
 
 
 @functools.lru_cache(maxsize=256)
@@ -196,8 +219,9 @@ def _offered(ops: tuple[str, ...], types: dict[str, Type]) -> dict[str, list[str
 #: Families drawn more often than the rest (a family listed k times is k times as
 #: likely): what the suite exists for are the leaves a model returns as they are
 #: (inputs, parameters, views, tuple items) and the ones that are not tensors (None,
-#: Python constants, shape ints), which 15 families of computing ops would drown.
-_WEIGHT = {"leaf": 3, "special": 3}
+#: Python constants, shape ints; None, a family of its own), which 15 families of
+#: computing ops would drown.
+_WEIGHT = {"leaf": 3, "special": 3, "none": 2}
 
 
 @st.composite
@@ -285,15 +309,16 @@ def cases(
         seed = draw(st.integers(0, 2**31 - 1))
         inputs = draw(input_strategy)
         values = draw(_program(inputs, op_names, max_ops, names))
+        value_kinds = tuple(v.pytype if v.dtype is None else f"{v.dtype}{v.shape}" for v in values)
         if exportable is False:
             # At least one unregistered dict subclass, at the root (the simplest place).
             items = draw(st.lists(output_trees(len(values), containers=kinds, max_depth=max(0, max_depth - 1),
-                                               max_leaves=max_leaves), max_size=3))
+                                               max_leaves=max_leaves, value_kinds=value_kinds), max_size=3))
             keys = tuple(draw(st.lists(st.sampled_from(_KEYS), min_size=len(items), max_size=len(items), unique=True)))
             output: Tree = Container("plain_dict_subclass", tuple(items), keys)
         else:
             output = draw(output_trees(len(values), containers=kinds or ("tuple",), max_depth=max_depth,
-                                       max_leaves=max_leaves))
+                                       max_leaves=max_leaves, value_kinds=value_kinds))
         return Case(inputs=inputs, values=values, output=output, seed=seed)
 
     strategy = draw_case()

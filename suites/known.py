@@ -166,6 +166,15 @@ KNOWN: tuple[Known, ...] = (
     Known("tvm-interpolate-values", TVM, "bug", r"/mismatch/values @interpolate",
           "F.interpolate(scale_factor=2) comes back with wrong values (seen: mode='nearest' on bfloat16 through "
           "relax_dynamo): the resize picks other source pixels than PyTorch's floor(dst / scale)."),
+    Known("tvm-softmax-zero-dim", TVM, "bug",
+          r"/import/crash/ValueError: In ir\.Op\(relax\.nn\.(log_)?softmax\), the input axis N is out of range",
+          "softmax/log_softmax of a 0-d tensor (dim=0) fails the import; PyTorch takes dim 0 (or -1) of a 0-d tensor.",
+          "", ("import",)),
+    Known("tvm-scalar-mod-bool-not-promoted", TVM, "bug",
+          r"/import/crash/TypeError: Softmax requires the input tensor to have float dtype\. However, the given input "
+          r"dtype is T\.bool",
+          "`2.5 % mask` (a Python float modulo a bool tensor) stays bool in the importer where PyTorch gives float32; "
+          "the softmax after it then fails the import.", "", ("import",)),
     # -- Torch-TensorRT 2.14.0: from reading its source; confirmed or corrected by the GPU
     # -- nightly job (never run here: no GPU). ----------------------------------------------
     Known("trt-none-output", TRT_EXPORT_PATHS, "bug", r"/crash/AttributeError: 'NoneType' object has no attribute 'target'",
@@ -230,6 +239,9 @@ KNOWN: tuple[Known, ...] = (
     Known("onnx-aminmax-without-dim", ("onnx",), "bug",
           r"ValueError: Required parameter 'dim' is not provided\. Signature: pkg\.onnxscript\.torch_lib::aten_amin\(",
           "torch.aminmax(x) (no dim) fails the export: torchlib's aminmax calls aten_amin without its dim."),
+    Known("onnx-low-precision-cumsum-widened", ("onnx",), "bug",
+          r"/mismatch/dtype: torch\.(bfloat16|float16) -> torch\.float32 @cumsum",
+          "cumsum of a bfloat16 tensor comes back float32; eager keeps bfloat16."),
     Known("onnx-float16-amin-widened", ("onnx",), "bug", r"/mismatch/dtype: torch\.float16 -> torch\.float32 @amin",
           "amin(dim=) of a float16 tensor comes back float32; eager returns float16."),
     Known("onnx-uint8-shift-signed", ("onnx",), "bug", r"/mismatch/dtype: torch\.uint8 -> torch\.int8 @lshift_scalar",

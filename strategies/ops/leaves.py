@@ -60,7 +60,7 @@ OPS = [
     Op("view", "leaf", 1, lambda t: any(ok(t) for _, ok in _VIEWS.values()),
        lambda o, a, s: _VIEWS[a["kind"]][0].replace("x", o[0]), derive_same, _draw_view, complex_ok=True),
     # Outputs that are not tensors: their own family, so they are drawn often.
-    Op("none", "special", 0, lambda: True, lambda o, a, s: "None", _derive_python),
+    Op("none", "none", 0, lambda: True, lambda o, a, s: "None", _derive_python),
     *[
         Op(f"const_{kind}", "special", 0, lambda: True, lambda o, a, s: repr(a["value"]), _derive_python,
            lambda draw, t, values=values: {"value": draw(values)})
