@@ -15,7 +15,10 @@ from typing import Any
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from .ops import COMPLEX, FAMILIES, FLOATS, INTS, OPS, Op, TensorType, TupleType, Type, domain_type, recorded, value_type
+from .ops import (
+    COMPLEX, DOMAINS, FAMILIES, FLOATS, INTS, OPS, Op, TensorType, TupleType, Type, domain_applies, domain_type, recorded,
+    value_type,
+)
 from .spec import CONTAINER_KINDS, KEYED_KINDS, Case, Container, Input, Ref, Tree, Value
 
 __all__ = ["ALL_DTYPES", "cases", "dtypes", "input_specs", "output_trees", "shapes"]
@@ -71,10 +74,19 @@ def input_specs(
 
     # A list (not a drawn count and a loop): Hypothesis shrinks lists by deleting
     # elements, so unused inputs go away.
-    def build(drawn: list[tuple[str, tuple[int, ...], bool]]) -> tuple[Input, ...]:
-        return tuple(Input(f"x{i}", dtype, shape, keyword=i > 0 and kw) for i, (dtype, shape, kw) in enumerate(drawn))
+    def build(drawn: list[tuple[str, tuple[int, ...], bool, str]]) -> tuple[Input, ...]:
+        return tuple(Input(f"x{i}", dtype, shape, keyword=i > 0 and kw,
+                           domain=domain if domain_applies(domain, dtype) else "small")
+                     for i, (dtype, shape, kw, domain) in enumerate(drawn))
 
-    return st.lists(st.tuples(dtype_strategy, shape_strategy, st.booleans()), min_size=1, max_size=max_inputs).map(build)
+    return st.lists(st.tuples(dtype_strategy, shape_strategy, st.booleans(), _domains), min_size=1,
+                    max_size=max_inputs).map(build)
+
+
+#: An input's value domain: ``small`` 5 times in 8 (where every op is defined, so
+#: programs stay long) and where the draw shrinks to; one not applying to the dtype
+#: (``precise`` for an integer) is ``small``.
+_domains = st.integers(0, 7).map(lambda k: DOMAINS[max(0, k - 4)])
 
 
 def output_trees(
@@ -167,7 +179,7 @@ def _operand_names(op: Op, types: dict[str, Type]) -> tuple[str, ...]:
     if op.takes_tuples:
         return tuple(n for n, t in types.items() if isinstance(t, TupleType))
     return tuple(n for n, t in types.items() if isinstance(t, TensorType) and (op.complex_ok or not t.is_complex)
-                 and (not op.inputs_only or n.startswith("x")))
+                 and (op.nonfinite_ok or not t.nonfinite) and (not op.inputs_only or n.startswith("x")))
 
 
 def _operand_choices(op: Op, types: dict[str, Type], *, first_only: bool = False) -> list[tuple[str, ...]]:
@@ -233,7 +245,7 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
     for the strategy), so an operand that points at an earlier value shrinks toward
     pointing at an input, and the choices keep their meaning when a value is deleted.
     """
-    types: dict[str, Type] = {i.name: domain_type(i.dtype, i.shape) for i in inputs}
+    types: dict[str, Type] = {i.name: domain_type(i.dtype, i.shape, i.domain) for i in inputs}
     families = tuple(f for f in dict.fromkeys(OPS[name].family for name in ops) for _ in range(_WEIGHT.get(f, 1)))
     values: list[Value] = []
     for k in range(max_values):

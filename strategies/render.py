@@ -8,6 +8,7 @@ standalone reproducer are the same program, bit for bit.
 from __future__ import annotations
 
 import hashlib
+import math
 import linecache
 from typing import Any
 
@@ -15,6 +16,7 @@ import torch
 
 from . import containers
 from .ops import DOMAIN, OPS, Type, domain_type, render_op, state_source, value_type
+from .ops.base import PRECISE_STEPS, WIDE_FLOAT, WIDE_INT
 from .spec import Case, Ref, Tree, case_to_json
 
 __all__ = ["materialize", "model_source", "program_types", "to_source"]
@@ -22,14 +24,18 @@ __all__ = ["materialize", "model_source", "program_types", "to_source"]
 
 def program_types(case: Case) -> dict[str, Type]:
     """Every input's and value's type (with ranges and error), as the generator saw them."""
-    types: dict[str, Type] = {i.name: domain_type(i.dtype, i.shape) for i in case.inputs}
+    types: dict[str, Type] = {i.name: domain_type(i.dtype, i.shape, i.domain) for i in case.inputs}
     for k, value in enumerate(case.values):
         types[f"v{k}"] = value_type(value.op, dict(value.attrs), tuple(types[o] for o in value.operands))
     return types
 
+_WIDE_EXPONENT = {dtype: round(math.log10(top)) for dtype, top in WIDE_FLOAT.items()}
+
 _SUPPORT = f'''\
-def random_tensor(shape, dtype, generator):
+def random_tensor(shape, dtype, generator, domain="small"):
     """Values within the domain on which every generated op is defined."""
+    if domain != "small":
+        return random_edge_tensor(shape, dtype, generator, domain)
     if dtype.is_floating_point or dtype.is_complex:
         real = torch.empty(shape, dtype=torch.float64).uniform_({DOMAIN["float"][0]}, {DOMAIN["float"][1]}, generator=generator)
         if dtype.is_complex:
@@ -40,6 +46,35 @@ def random_tensor(shape, dtype, generator):
         return torch.randint(0, 2, shape, generator=generator).bool()
     low, high = {DOMAIN["uint8"]} if dtype == torch.uint8 else {DOMAIN["signed"]}
     return torch.randint(low, high + 1, shape, generator=generator).to(dtype)
+
+
+def random_edge_tensor(shape, dtype, generator, domain):
+    """Values a narrower dtype cannot hold ("wide"), the dtype's limits, infinities, NaN,
+    signed zeros and subnormals ("extreme"), or that need its last bit ("precise")."""
+    if not dtype.is_floating_point:
+        info = torch.iinfo(dtype)
+        if domain == "wide":
+            top = {WIDE_INT!r}[str(dtype).removeprefix("torch.")]
+            low = 0 if dtype == torch.uint8 else max(-top - 1, info.min)
+            return torch.randint(low, top + 1, shape, generator=generator, dtype=torch.int64).to(dtype)
+        pool = torch.tensor([info.min, info.max, info.min + 1, info.max - 1, 0, 1], dtype=dtype)
+    else:
+        info = torch.finfo(dtype)
+        if domain == "wide":
+            top = {_WIDE_EXPONENT!r}[str(dtype).removeprefix("torch.")]
+            exponent = torch.empty(shape, dtype=torch.float64).uniform_(-top, top, generator=generator)
+            sign = torch.randint(0, 2, shape, generator=generator) * 2 - 1
+            return (sign * 10.0**exponent).to(dtype)
+        if domain == "precise":
+            steps = torch.randint(1, {PRECISE_STEPS + 1}, shape, generator=generator, dtype=torch.float64)
+            sign = torch.randint(0, 2, shape, generator=generator) * 2 - 1
+            return (sign * (1 + steps * info.eps)).to(dtype)
+        pool = torch.tensor([0.0, -0.0, float("inf"), -float("inf"), float("nan"), info.smallest_normal / 4,
+                             -info.smallest_normal / 4, info.smallest_normal], dtype=dtype)
+    # Half the elements from the pool, half from the small domain.
+    small = random_tensor(shape, dtype, generator)
+    pick = torch.randint(0, 2 * len(pool), shape, generator=generator)
+    return torch.where(pick < len(pool), pool[pick.clamp(max=len(pool) - 1)], small)
 
 
 def make_model():
@@ -110,7 +145,8 @@ def model_source(case: Case) -> str:
     lines += [f"        return {_render_tree(case.output, namedtuples)}", "", ""]
     lines += [_SUPPORT, "", "def make_inputs():", "    generator = torch.Generator().manual_seed(SEED)"]
     for i in case.inputs:
-        lines.append(f"    {i.name} = random_tensor({tuple(i.shape)!r}, torch.{i.dtype}, generator)")
+        domain = f", {i.domain!r}" if i.domain != "small" else ""
+        lines.append(f"    {i.name} = random_tensor({tuple(i.shape)!r}, torch.{i.dtype}, generator{domain})")
     args = "".join(f"{n}, " for n in positional)
     kwargs = ", ".join(f"{n!r}: {n}" for n in keyword)
     lines.append(f"    return ({args}), {{{kwargs}}}")

@@ -44,12 +44,14 @@ KEYED_KINDS = (*DICT_KINDS, "namedtuple")
 
 @dataclass(frozen=True)
 class Input:
-    """One model input. Its values come from the case's seed, within ``domain``."""
+    """One model input. Its values come from the case's seed, within ``domain`` (one of
+    ``strategies.ops.DOMAINS``)."""
 
     name: str
     dtype: str
     shape: tuple[int, ...]
     keyword: bool = False
+    domain: str = "small"
 
 
 @dataclass(frozen=True)
@@ -202,7 +204,9 @@ def case_to_json(case: Case) -> str:
     obj = {
         "seed": case.seed,
         "inputs": [
-            {"name": i.name, "dtype": i.dtype, "shape": list(i.shape), "keyword": i.keyword}
+            # "domain" only where it is not the default: older cases keep their JSON.
+            {"name": i.name, "dtype": i.dtype, "shape": list(i.shape), "keyword": i.keyword,
+             **({"domain": i.domain} if i.domain != "small" else {})}
             for i in case.inputs
         ],
         "values": [
@@ -232,7 +236,8 @@ def case_from_json(text: str | dict) -> Case:
         return Case(
             seed=int(obj["seed"]),
             inputs=tuple(
-                Input(i["name"], i["dtype"], tuple(i["shape"]), bool(i.get("keyword", False)))
+                Input(i["name"], i["dtype"], tuple(i["shape"]), bool(i.get("keyword", False)),
+                      str(i.get("domain", "small")))
                 for i in obj["inputs"]
             ),
             values=tuple(

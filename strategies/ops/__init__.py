@@ -10,25 +10,46 @@ written twice.
 from __future__ import annotations
 
 import functools
+from dataclasses import replace
 from typing import Any
 
 import torch
 from torch.utils import _pytree as pytree
 
 from . import elementwise, layers, leaves, mathops, reductions, shapes
-from .base import COMPLEX, DOMAIN, FLOATS, INTS, Op, PyType, TensorType, TupleType, Type, domain_type
+from .base import (
+    COMPLEX, DOMAIN, DOMAINS, FLOATS, INTS, Op, PyType, TensorType, TupleType, Type, domain_applies, domain_type,
+)
 
 __all__ = [
-    "COMPLEX", "DOMAIN", "FAMILIES", "FLOATS", "INTS", "OPS", "Op", "PyType", "TensorType",
-    "TupleType", "Type", "domain_type", "infer", "recorded", "render_op", "state_source", "value_type",
+    "COMPLEX", "DOMAIN", "DOMAINS", "FAMILIES", "FLOATS", "INTS", "NONFINITE_OK", "OPS", "Op", "PyType", "TensorType",
+    "TupleType", "Type", "domain_applies", "domain_type", "infer", "recorded", "render_op", "state_source",
+    "value_type",
 ]
+
+#: The ops that take +-inf and NaN (an ``extreme`` input): those whose result on them IEEE
+#: 754 and PyTorch define and a compiler commonly gets wrong (``relu`` as ``max(x, 0)``
+#: loses a NaN, ``tril`` as a multiply by a mask turns inf into NaN). Values are moved,
+#: selected, compared, classified or clamped, never computed with: inf - inf is NaN,
+#: a valid result no oracle could tell from a wrong one.
+NONFINITE_OK = frozenset({
+    "input", "view", "item", "shape",
+    "eq", "ne", "lt", "le", "gt", "ge", "compare_scalar", "isnan", "isinf", "isfinite",
+    "where", "where_scalar", "masked_fill", "clamp", "relu", "maximum", "minimum", "amax", "amin", "neg", "abs",
+    "cast", "index_select", "gather", "take_along_dim",
+    "reshape", "permute", "expand", "repeat", "flip", "roll", "cat", "stack", "split", "chunk", "unbind",
+    "tensor_split", "squeeze", "unsqueeze", "narrow", "strided_slice", "diagonal", "tril", "triu", "pad", "transpose",
+    "flatten",
+})
 
 OPS: dict[str, Op] = {}
 for _module in (leaves, elementwise, mathops, reductions, shapes, layers):
     for _op in _module.OPS:
         if _op.name in OPS:
             raise ValueError(f"op {_op.name!r} is defined twice")
-        OPS[_op.name] = _op
+        OPS[_op.name] = replace(_op, nonfinite_ok=_op.name in NONFINITE_OK)
+if NONFINITE_OK - OPS.keys():
+    raise ValueError(f"NONFINITE_OK names unknown ops: {sorted(NONFINITE_OK - OPS.keys())}")
 FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(op.family for op in OPS.values()))
 
 
@@ -46,7 +67,19 @@ def value_type(op_name: str, attrs: dict, types: tuple[Type, ...]) -> Type:
     """The full type of a value: dtype and shape from PyTorch, range and error from the op."""
     op = OPS[op_name]
     meta = None if op.takes_tuples else _infer(op_name, tuple(sorted(attrs.items())), types)
-    return op.derive(types, attrs, meta)
+    out = op.derive(types, attrs, meta)
+    if any(isinstance(t, TensorType) and t.nonfinite for t in types):
+        out = _nonfinite(out)
+    return out
+
+
+def _nonfinite(t: Type) -> Type:
+    """An inf or NaN operand may reach a float result (not a bool or an index)."""
+    if isinstance(t, TensorType) and (t.is_float or t.is_complex):
+        return replace(t, nonfinite=True)
+    if isinstance(t, TupleType):
+        return replace(t, items=tuple(_nonfinite(i) for i in t.items))
+    return t
 
 
 def infer(op_name: str, attrs: dict, types: tuple[Type, ...]) -> tuple[str | None, tuple[int, ...] | None, str | None]:

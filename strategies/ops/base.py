@@ -26,8 +26,8 @@ import torch
 from hypothesis import strategies as st
 
 __all__ = [
-    "COMPLEX", "DOMAIN", "FLOATS", "INTS", "Op", "PyType", "TensorType", "TupleType", "Type",
-    "domain_type", "fits", "result_dtype",
+    "COMPLEX", "DOMAIN", "DOMAINS", "FLOATS", "INTS", "Op", "PyType", "TensorType", "TupleType", "Type",
+    "domain_applies", "domain_type", "fits", "result_dtype",
 ]
 
 FLOATS = ("float16", "bfloat16", "float32", "float64")
@@ -37,6 +37,26 @@ COMPLEX = ("complex64",)
 #: Inclusive value range per dtype kind of inputs, parameters and buffers. Small enough
 #: that every float fits float16 exactly enough to compare, and no single op overflows.
 DOMAIN = {"float": (-3.0, 3.0), "signed": (-5, 5), "uint8": (0, 10)}
+
+#: Value domains of a model input (``strategies.render.random_tensor`` draws them). Past
+#: ``small``, each reaches a class of bug that keeps the dtype right and the values wrong:
+#:
+#: * ``wide``: integers beyond the next narrower type (an int64 computed in 32 bits wraps),
+#:   floats from 1e-30 to 1e30 (1e-4 to 1e4 in float16);
+#: * ``extreme``: integers at the type's min and max, floats that are +-0, +-inf, NaN or
+#:   subnormal, mixed with small values. Only ops that IEEE 754 and PyTorch define on
+#:   them take such a value (``Op.nonfinite_ok``); integer ops are kept off by the range;
+#: * ``precise``: floats +-(1 + k eps), k < 64, which need every bit of the dtype (a
+#:   float64 computed in float32 loses them).
+#:
+#: ``small`` comes first: a drawn domain shrinks to it.
+DOMAINS = ("small", "wide", "extreme", "precise")
+#: The magnitude of ``wide`` integers: past the next narrower type's range.
+WIDE_INT = {"int64": 2**40, "int32": 2**20, "int16": 2**12, "int8": 127, "uint8": 255}
+#: The largest ``wide`` float magnitude (and 1 / it the smallest).
+WIDE_FLOAT = {"float16": 1e4, "bfloat16": 1e30, "float32": 1e30, "float64": 1e30}
+#: ``precise`` floats are +-(1 + k eps) for k in [1, PRECISE_STEPS]: below 2, so exact.
+PRECISE_STEPS = 63
 
 #: Unit roundoff per float dtype: one correctly rounded op errs by at most UNIT * |result|.
 UNIT = {"float16": 2.0**-11, "bfloat16": 2.0**-8, "float32": 2.0**-24, "float64": 2.0**-53, "complex64": 2.0**-24}
@@ -58,6 +78,8 @@ class TensorType:
     lo: float = 0.0
     hi: float = 0.0
     err: float = 0.0
+    #: Elements may be +-inf or NaN (besides the range): only ``Op.nonfinite_ok`` ops take it.
+    nonfinite: bool = False
 
     @property
     def rank(self) -> int:
@@ -120,8 +142,35 @@ class PyType:
 Type = TensorType | TupleType | PyType
 
 
-def domain_type(dtype: str, shape: tuple[int, ...]) -> TensorType:
-    """The type of an input, parameter or buffer: values drawn within ``DOMAIN``."""
+def domain_applies(domain: str, dtype: str) -> bool:
+    """Whether inputs of ``dtype`` can be drawn from ``domain`` (else they are ``small``)."""
+    if domain == "small":
+        return True
+    if domain == "precise":
+        return dtype in FLOATS
+    return dtype in FLOATS or dtype in INTS
+
+
+def domain_type(dtype: str, shape: tuple[int, ...], domain: str = "small") -> TensorType:
+    """The type of an input, parameter or buffer: values drawn within ``DOMAIN`` or
+    one of ``DOMAINS``."""
+    shape = tuple(shape)
+    if not domain_applies(domain, dtype):
+        raise ValueError(f"domain {domain!r} does not apply to {dtype}")
+    if domain == "wide":
+        if dtype in FLOATS:
+            return TensorType(dtype, shape, -WIDE_FLOAT[dtype], WIDE_FLOAT[dtype])
+        m = WIDE_INT[dtype]
+        return TensorType(dtype, shape, 0.0 if dtype == "uint8" else float(-m - (dtype == "int8")), float(m))
+    if domain == "extreme":
+        if dtype in FLOATS:
+            lo, hi = DOMAIN["float"]
+            return TensorType(dtype, shape, lo, hi, 0.0, nonfinite=True)
+        low, high = INT_RANGE[dtype]
+        return TensorType(dtype, shape, float(low), float(high))
+    if domain == "precise":
+        top = 1 + PRECISE_STEPS * 2 * UNIT[dtype]  # eps = 2 * unit roundoff
+        return TensorType(dtype, shape, -top, top)
     if dtype in FLOATS or dtype in COMPLEX:
         lo, hi = DOMAIN["float"]
     elif dtype == "bool":
@@ -137,6 +186,12 @@ def fits(dtype: str, lo: float, hi: float) -> bool:
         return max(abs(lo), abs(hi)) <= CAP[dtype]
     low, high = INT_RANGE[dtype]
     return low <= lo and hi <= high
+
+
+@functools.cache
+def in_dtype(value: float, dtype: str) -> float:
+    """A Python scalar as a tensor of ``dtype`` holds it (0.1 in float16 is 0.0999755859375)."""
+    return float(torch.tensor(value, dtype=getattr(torch, dtype))) if dtype in FLOATS else value
 
 
 @functools.cache
@@ -184,6 +239,9 @@ class Op:
     #: result is undefined on ties (``topk`` indices), which random float inputs never
     #: have and computed values (a relu's zeros, a clamp's bound) often do.
     inputs_only: bool = False
+    #: Defined on +-inf and NaN (``TensorType.nonfinite``), by IEEE 754 and PyTorch's
+    #: documentation: set in one place, ``strategies.ops.NONFINITE_OK``.
+    nonfinite_ok: bool = False
 
 
 # -- helpers for ops ---------------------------------------------------------------------

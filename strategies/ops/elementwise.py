@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from dataclasses import replace
 
+import torch
 from hypothesis import strategies as st
 
 from .base import (
     EXACT_INT,
     FLOATS,
+    UNIT,
     INTS,
     Op,
     TensorType,
@@ -26,6 +29,7 @@ from .base import (
     dt,
     finish,
     fits,
+    in_dtype,
     interval_mul,
     real,
     result_dtype,
@@ -38,8 +42,10 @@ _COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="
 _LOGICAL = ("logical_and", "logical_or", "logical_xor")
 _BITWISE = {"bitwise_and": "&", "bitwise_or": "|", "bitwise_xor": "^"}
 
-#: Python scalars drawn beside a tensor: small, and exact in every float dtype.
-_SCALARS = {"int": (1, 2, 3, -2), "float": (0.5, 2.5, -1.25, 0.75), "bool": (True, False)}
+#: Python scalars drawn beside a tensor: small; the floats exact in every float dtype but
+#: 0.1 and 1/3, which are not even in float32: a frontend that rounds a Python float
+#: through float32 gets a float64 result wrong.
+_SCALARS = {"int": (1, 2, 3, -2), "float": (0.5, 2.5, -1.25, 0.75, 0.1, 1 / 3), "bool": (True, False)}
 _ALL_SCALARS = (*_SCALARS["int"], *_SCALARS["float"], *_SCALARS["bool"])
 
 
@@ -241,8 +247,12 @@ def _scalar_ok(name: str, t: TensorType, value: float | bool, left: bool) -> boo
             if value <= 0 or (t.is_int and isinstance(value, float)):
                 return False
             top = max(abs(t.lo), abs(t.hi)) if t.is_int else t.hi
+            bottom = 0 if t.is_int else t.lo
             out = result_dtype(value, tensor_key(t))
-            return top * math.log2(max(value, 1.0001)) < 60 and fits(out, 0, value ** top)
+            # The largest power is at the top exponent for a base above 1, else the bottom.
+            if max(top * math.log2(value), bottom * math.log2(value)) >= 60:
+                return False
+            return fits(out, 0, max(value ** top, value ** bottom))
         if value not in (2, 3, 0.5):
             return False
         if value == 0.5:
@@ -287,6 +297,25 @@ def _render_scalar(name: str) -> Callable:
 
 
 def _derive_scalar(name: str) -> Callable:
+    exact_scalars = _derive_exact_scalar(name)
+
+    def derive(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+        result = exact_scalars(types, attrs, out)
+        value = attrs["value"]
+        if not (isinstance(result, TensorType) and result.is_float and isinstance(value, float)
+                and float(torch.tensor(value, dtype=getattr(torch, result.dtype))) != value):
+            return result
+        # The scalar itself rounds to the result's dtype (eager computes in it): an error
+        # of u |s| in s, which a product or quotient scales by the other operand.
+        scale = max(1.0, types[0].mag) * (abs(value) + 1 / abs(value))
+        if name == "pow":  # s ** x: relative error x u
+            scale = max(1.0, types[0].mag) * max(abs(result.lo), abs(result.hi))
+        return replace(result, err=result.err + UNIT[result.dtype] * scale)
+
+    return derive
+
+
+def _derive_exact_scalar(name: str) -> Callable:
     def derive(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
         t, value, left = types[0], attrs["value"], attrs.get("left", False)
         if name in ("add", "sub", "mul"):
@@ -313,7 +342,7 @@ def _derive_scalar(name: str) -> Callable:
             top = t.mag if t.is_int else t.hi
             bottom = 0 if t.is_int else t.lo
             lo, hi = sorted((value ** bottom, value ** top))
-            return finish(out, lo, hi, math.log(value) * hi * t.err + rounding(out, lo, hi, 4))
+            return finish(out, lo, hi, abs(math.log(value)) * hi * t.err + rounding(out, lo, hi, 4))
         if value == 0.5:
             m = math.sqrt(t.mag)
             # Lipschitz of sqrt is unbounded at 0: bound the error by sqrt(err) instead.
@@ -343,10 +372,21 @@ def _cast_targets(t: TensorType) -> list[str]:
         if target in FLOATS:
             if fits(target, t.lo, t.hi):
                 found.append(target)
-        elif t.exact and not (t.is_float and target != "bool" and not fits(target, t.lo, t.hi)):
-            # Float -> int truncates (a step function); out of range it is undefined.
+        elif target == "bool":
+            if t.exact and not t.nonfinite:
+                found.append(target)
+        elif t.exact and not t.nonfinite and fits(target, *_cast_range(t, target)):
+            # Float -> int truncates (a step function); out of range, a float cast is
+            # undefined and an integer one wraps, which no compiler need copy.
             found.append(target)
     return found
+
+
+def _cast_range(t: TensorType, target: str) -> tuple[float, float]:
+    """The values a cast to ``target`` sees: uint8 takes ``|x|`` (see ``_render_cast``)."""
+    if target == "uint8" and t.can_be_negative:
+        return (0.0, t.mag) if fits(t.dtype, 0, t.mag) else (0.0, math.inf)
+    return t.lo, t.hi
 
 
 def _draw_cast(draw: Callable, types: tuple[TensorType, ...]) -> dict:
@@ -467,7 +507,7 @@ def _draw_branch(draw: Callable, types: tuple[TensorType, ...]) -> dict:
 
 def _derive_with_scalar(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
     t = types[-1]
-    value = float(attrs["value"])
+    value = in_dtype(float(attrs["value"]), out.dtype) if isinstance(out, TensorType) else float(attrs["value"])
     lo, hi = min(t.lo, value), max(t.hi, value)
     changed = isinstance(out, TensorType) and out.dtype != t.dtype and out.is_float
     return finish(out, lo, hi, t.err + (rounding(out, lo, hi, 1) if changed else 0))
@@ -509,9 +549,11 @@ def _derive_clamp(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type
     t = types[0]
     lo, hi = t.lo, t.hi
     if attrs.get("min") is not None:
-        lo, hi = max(lo, attrs["min"]), max(hi, attrs["min"])
+        low = in_dtype(attrs["min"], t.dtype)
+        lo, hi = max(lo, low), max(hi, low)
     if attrs.get("max") is not None:
-        lo, hi = min(lo, attrs["max"]), min(hi, attrs["max"])
+        high = in_dtype(attrs["max"], t.dtype)
+        lo, hi = min(lo, high), min(hi, high)
     return finish(out, lo, hi, t.err)
 
 

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from .base import Op, TensorType, TupleType, Type, derive_same, domain_type, draw_dim, empty
 
-_CONSTANTS = {"int": st.integers(-3, 3), "float": st.sampled_from([0.5, -1.25, 2.0]), "bool": st.booleans()}
+_CONSTANTS = {"int": st.integers(-3, 3), "float": st.sampled_from([0.5, -1.25, 2.0, 0.1, 1 / 3]), "bool": st.booleans()}
 
 _VIEWS = {
     "slice_last": ("x[..., :1]", lambda t: t.rank >= 1),

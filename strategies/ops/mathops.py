@@ -214,7 +214,7 @@ _STEPS = {
     "trunc": lambda x: float(math.trunc(x)),
 }
 
-#: Values are never NaN or infinite: each class test is a constant.
+#: On a value that cannot be NaN or infinite, each class test is a constant.
 _CLASSES = {"isnan": 0.0, "isinf": 0.0, "isfinite": 1.0}
 
 
@@ -380,7 +380,7 @@ OPS = [
     ],
     *[
         Op(name, "math", 1, real, lambda o, a, s, name=name: f"torch.{name}({o[0]})",
-           lambda types, attrs, out, v=v: finish(out, v, v, 0.0))
+           lambda types, attrs, out, v=v: finish(out, 0.0, 1.0, 0.0) if types[0].nonfinite else finish(out, v, v, 0.0))
         for name, v in _CLASSES.items()
     ],
     # Activations: relu takes integers too (not bool); the rest are float-only in eager.
