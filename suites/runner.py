@@ -125,6 +125,8 @@ class Verdict:
             d = self.root.get("difference", d)
             what = f"{d['kind']}: {d['expected']} -> {d['actual']}" if d["kind"] in ("dtype", "leaf_type",
                                                                                      "container_type") else d["kind"]
+            if d["kind"] == "values" and d.get("dtype"):
+                what += f": {d['dtype']}"
             what = re.sub(r"\(.*\)", "", what) + (f" @{self.leaf_op}" if self.leaf_op else "")
         else:
             what = self.error_pattern()
