@@ -83,10 +83,10 @@ def input_specs(
                     max_size=max_inputs).map(build)
 
 
-#: An input's value domain: ``small`` 5 times in 8 (where every op is defined, so
+#: An input's value domain: ``small`` half the time (where every op is defined, so
 #: programs stay long) and where the draw shrinks to; one not applying to the dtype
 #: (``precise`` for an integer) is ``small``.
-_domains = st.integers(0, 7).map(lambda k: DOMAINS[max(0, k - 4)])
+_domains = st.integers(0, 5).map(lambda k: DOMAINS[max(0, k - 2)])
 
 
 def output_trees(
@@ -175,18 +175,29 @@ def _operand_candidates(arity: int, names: tuple[str, ...]) -> tuple[tuple[str, 
     return tuple(itertools.product(names, repeat=arity))
 
 
-def _operand_names(op: Op, types: dict[str, Type]) -> tuple[str, ...]:
+def _operand_names(op: Op, types: dict[str, Type], mutated: frozenset[str]) -> tuple[str, ...]:
     if op.takes_tuples:
         return tuple(n for n, t in types.items() if isinstance(t, TupleType))
+    # inputs_only ops want an input as drawn: one mutated in place is not (a clamp_ makes ties).
     return tuple(n for n, t in types.items() if isinstance(t, TensorType) and (op.complex_ok or not t.is_complex)
-                 and (op.nonfinite_ok or not t.nonfinite) and (not op.inputs_only or n.startswith("x")))
+                 and (op.nonfinite_ok or not t.nonfinite)
+                 and (not op.inputs_only or n.startswith("x") and n not in mutated))
 
 
-def _operand_choices(op: Op, types: dict[str, Type], *, first_only: bool = False) -> list[tuple[str, ...]]:
-    """The operand tuples on which ``op`` is defined; with ``first_only``, at most one."""
-    names = _operand_names(op, types)
+def _operand_choices(op: Op, types: dict[str, Type], read: frozenset[str], mutated: frozenset[str], *,
+                     first_only: bool = False) -> list[tuple[str, ...]]:
+    """The operand tuples on which ``op`` is defined; with ``first_only``, at most one.
+
+    ``read`` and ``mutated`` hold the names read and mutated so far: an op that mutates
+    its first operand takes an input no value has read (see ``strategies.ops.state``)."""
+    names = _operand_names(op, types, mutated)
+    positions = [names] * op.arity
+    if op.mutates == "operand":
+        positions[0] = tuple(n for n in names if n.startswith("x") and n not in read)
     found = []
-    for combo in itertools.product(names, repeat=op.arity):
+    for combo in itertools.product(*positions):
+        if op.mutates == "operand" and combo[0] in combo[1:]:
+            continue
         if _accepted(op.name, tuple(types[n] for n in combo)):
             found.append(combo)
             if first_only:
@@ -218,12 +229,13 @@ def _draw_stable(draw: Callable, every: Sequence[Any], allowed: Collection[Any])
     return ordered[draw(st.integers(0, len(ordered) - 1))]
 
 
-def _offered(ops: tuple[str, ...], types: dict[str, Type]) -> dict[str, list[str]]:
+def _offered(ops: tuple[str, ...], types: dict[str, Type], read: frozenset[str],
+             mutated: frozenset[str]) -> dict[str, list[str]]:
     """family -> the ops in it that some operands (inputs or earlier values) can feed."""
     offered: dict[str, list[str]] = {}
     for name in ops:
         op = OPS[name]
-        if op.arity == 0 or _operand_choices(op, types, first_only=True):
+        if op.arity == 0 or _operand_choices(op, types, read, mutated, first_only=True):
             offered.setdefault(op.family, []).append(name)
     return offered
 
@@ -248,22 +260,30 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
     types: dict[str, Type] = {i.name: domain_type(i.dtype, i.shape, i.domain) for i in inputs}
     families = tuple(f for f in dict.fromkeys(OPS[name].family for name in ops) for _ in range(_WEIGHT.get(f, 1)))
     values: list[Value] = []
+    read: set[str] = set()
+    mutated: set[str] = set()  # no longer an input as drawn
     for k in range(max_values):
         # Like st.lists: one more value (3 times in 4), or stop; shrinks toward fewer.
         if k and not draw(st.integers(0, 3)):
             break
-        offered = _offered(ops, types)
+        offered = _offered(ops, types, frozenset(read), frozenset(mutated))
+        if not offered:
+            break
         # Family first, then the op: a family's chance does not grow with its number of
         # ops, so the few special leaves (None, constants) are not drowned.
         family = _draw_stable(draw, families, offered)
         op_name = _draw_stable(draw, tuple(n for n in ops if OPS[n].family == family), offered[family])
         op = OPS[op_name]
-        choices = _operand_choices(op, types)
+        choices = _operand_choices(op, types, frozenset(read), frozenset(mutated))
         operands = _draw_stable(draw, _operand_candidates(op.arity, names), choices)
         operand_types = tuple(types[n] for n in operands)
         attrs = op.draw_attrs(draw, operand_types) if op.draw_attrs else {}
         out = value_type(op_name, attrs, operand_types)
         types[f"v{k}"] = out
+        read.update(operands)
+        if op.mutates == "operand":
+            types[operands[0]] = out  # later values read the input as mutated
+            mutated.add(operands[0])
         dtype, shape, pytype = recorded(out)
         values.append(Value(op_name, operands, tuple(sorted(attrs.items())), dtype, shape, pytype))
     return tuple(values)

@@ -27,6 +27,8 @@ def program_types(case: Case) -> dict[str, Type]:
     types: dict[str, Type] = {i.name: domain_type(i.dtype, i.shape, i.domain) for i in case.inputs}
     for k, value in enumerate(case.values):
         types[f"v{k}"] = value_type(value.op, dict(value.attrs), tuple(types[o] for o in value.operands))
+        if OPS[value.op].mutates == "operand":
+            types[value.operands[0]] = types[f"v{k}"]  # later values read the input as mutated
     return types
 
 _WIDE_EXPONENT = {dtype: round(math.log10(top)) for dtype, top in WIDE_FLOAT.items()}
@@ -69,11 +71,11 @@ def random_edge_tensor(shape, dtype, generator, domain):
             steps = torch.randint(1, {PRECISE_STEPS + 1}, shape, generator=generator, dtype=torch.float64)
             sign = torch.randint(0, 2, shape, generator=generator) * 2 - 1
             return (sign * (1 + steps * info.eps)).to(dtype)
-        pool = torch.tensor([0.0, -0.0, float("inf"), -float("inf"), float("nan"), info.smallest_normal / 4,
-                             -info.smallest_normal / 4, info.smallest_normal], dtype=dtype)
-    # Half the elements from the pool, half from the small domain.
+        pool = torch.tensor([float("nan"), float("inf"), -float("inf"), float("nan"), -0.0, 0.0,
+                             info.smallest_normal / 4, -info.smallest_normal], dtype=dtype)
+    # Three elements in four from the pool, the rest from the small domain.
     small = random_tensor(shape, dtype, generator)
-    pick = torch.randint(0, 2 * len(pool), shape, generator=generator)
+    pick = torch.randint(0, len(pool) * 4 // 3, shape, generator=generator)
     return torch.where(pick < len(pool), pool[pick.clamp(max=len(pool) - 1)], small)
 
 
@@ -131,7 +133,11 @@ def model_source(case: Case) -> str:
                 init.append(f"self.register_buffer('s{i}', {state})")
             else:
                 init.append(f"self.s{i} = {state}")
-        body.append(f"v{i} = {render_op(value.op, value.operands, attrs, operand_types, f'self.s{i}')}")
+        rendered = render_op(value.op, value.operands, attrs, operand_types, f"self.s{i}")
+        if OPS[value.op].mutates:  # a statement; the value is what it mutated
+            body += [rendered, f"v{i} = {f'self.s{i}' if OPS[value.op].mutates == 'state' else value.operands[0]}"]
+        else:
+            body.append(f"v{i} = {rendered}")
 
     positional = [i.name for i in case.inputs if not i.keyword]
     keyword = [i.name for i in case.inputs if i.keyword]

@@ -139,9 +139,16 @@ class Case:
     def returned_values(self) -> list[Value]:
         return [self.values[i] for i in self.refs()]
 
+    def mutations(self) -> list[int]:
+        """Indices of the values that mutate a buffer or an input in place."""
+        from .ops import OPS
+
+        return [i for i, v in enumerate(self.values) if OPS[v.op].mutates]
+
     def used(self) -> list[int]:
-        """Indices of the values the output needs: returned, or feeding one that is."""
-        needed = set(self.refs())
+        """Indices of the values the result needs: returned, mutating state (which is part
+        of the result), or feeding one that is."""
+        needed = set(self.refs()) | set(self.mutations())
         stack = list(needed)
         while stack:
             for operand in self.values[stack.pop()].operands:

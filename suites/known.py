@@ -3,7 +3,9 @@
 A verdict that matches a row is counted under that row and the search goes on; one
 that matches none is a new finding and fails its test with the shrunk case. Rows of
 kind ``unsupported`` turn a clean compile-time rejection into the ``unsupported``
-outcome; rows of kind ``bug`` are real bugs (crash, hang or mismatch) already on file.
+outcome, and so a mismatch made only of mutations not written back where the frontend
+documents that it drops them; rows of kind ``bug`` are real bugs (crash, hang or
+mismatch) already on file.
 
 ``pattern`` is a regular expression searched in the verdict's signature
 ``backend/stage/outcome/what`` (see ``Verdict.signature``); ``stage`` narrows it.
@@ -41,9 +43,16 @@ class Known:
             return False
         if self.stages and verdict.stage not in self.stages:
             return False
-        if self.kind == "unsupported" and verdict.outcome not in ("crash", "unsupported"):
+        if self.kind == "unsupported" and verdict.outcome not in ("crash", "unsupported") and not (
+                verdict.outcome == "mismatch" and _only_lost_mutations(verdict)):
             return False
         return re.search(self.pattern, verdict.signature()) is not None
+
+
+def _only_lost_mutations(verdict: Verdict) -> bool:
+    """Every difference is a mutation not written back: a frontend that documents that it
+    drops mutations is then within its promise (an ``unsupported`` row may say so)."""
+    return bool(verdict.differences) and all(d["kind"] == "mutation_lost" for d in verdict.differences)
 
 
 KNOWN: tuple[Known, ...] = (

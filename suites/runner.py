@@ -7,6 +7,7 @@ a segfault becomes a ``crash`` and an endless compile a ``hang``.
 
 from __future__ import annotations
 
+import copy
 import importlib
 import re
 import time
@@ -23,7 +24,7 @@ from strategies.ops import TensorType, TupleType
 from strategies.render import program_types
 
 from .backends.base import Backend, CompileContext, Contract, HarnessError
-from .oracle import compare
+from .oracle import Difference, compare
 
 __all__ = ["OUTCOMES", "Verdict", "execute", "load_backend", "BUILTIN_BACKENDS"]
 
@@ -127,6 +128,8 @@ class Verdict:
                                                                                      "container_type") else d["kind"]
             if d["kind"] == "values" and d.get("dtype"):
                 what += f": {d['dtype']}"
+            if d["path"].startswith("state."):  # a buffer or an input after the call
+                what = f"state {what}"
             what = re.sub(r"\(.*\)", "", what) + (f" @{self.leaf_op}" if self.leaf_op else "")
         else:
             what = self.error_pattern()
@@ -137,25 +140,52 @@ def _clone(tree: Any) -> Any:
     return pytree.tree_map(lambda t: t.clone() if isinstance(t, torch.Tensor) else t, tree)
 
 
-def _eager(case: Case) -> tuple[Any, tuple, dict, torch.nn.Module]:
+def _state(case: Case, buffers: dict[str, torch.Tensor], args: tuple, kwargs: dict) -> dict[str, dict[str, Any]]:
+    """What ``forward`` may mutate, by name: every buffer and every input."""
+    positional = [i.name for i in case.inputs if not i.keyword]
+    return {"buffers": dict(buffers), "inputs": {**dict(zip(positional, args)), **kwargs}}
+
+
+@dataclass
+class _Run:
+    """One case through eager and a backend: outputs, and the state before and after."""
+
+    expected: Any
+    actual: Any = None
+    #: Buffers and inputs before the call, after eager's call, after the backend's.
+    initial: dict[str, dict[str, Any]] = field(default_factory=dict)
+    expected_state: dict[str, dict[str, Any]] = field(default_factory=dict)
+    actual_state: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def _eager(case: Case) -> tuple[_Run, tuple, dict, torch.nn.Module]:
+    """Eager's output and state after one call on copies; the inputs and a model as they
+    were before it, for the backend."""
     try:
         model, args, kwargs = materialize(case)
+        pristine = copy.deepcopy(model)
+        initial = _clone(_state(case, dict(model.named_buffers()), args, kwargs))
+        eager_args, eager_kwargs = _clone(args), _clone(kwargs)
         with torch.no_grad():
-            expected = model(*_clone(args), **_clone(kwargs))
+            expected = model(*eager_args, **eager_kwargs)
     except Exception as exc:  # the generator promised a well-defined eager result
         raise HarnessError(f"eager PyTorch failed on a generated case: {exc!r}") from exc
-    return expected, args, kwargs, model
+    run = _Run(expected, initial=initial,
+               expected_state=_state(case, dict(model.named_buffers()), eager_args, eager_kwargs))
+    return run, args, kwargs, pristine
 
 
-def _compile_and_run(backend: Backend, case: Case, options: dict[str, Any], verdict: Verdict) -> tuple[Any, Any]:
-    """(eager output, backend output); on an exception, ``verdict`` says what failed where."""
-    expected, args, kwargs, model = _eager(case)
+def _compile_and_run(backend: Backend, case: Case, options: dict[str, Any], verdict: Verdict) -> _Run:
+    """Eager's and the backend's outputs and state; on an exception, ``verdict`` says what
+    failed where."""
+    run, args, kwargs, model = _eager(case)
     ctx = CompileContext(model, _clone(args), _clone(kwargs), dict(options))
     try:
         with ctx.stage("compile"):
             compiled = backend.compile(ctx)
         with ctx.stage("run"), torch.no_grad():
-            actual = backend.run(compiled, ctx)
+            run.actual = backend.run(compiled, ctx)
+        run.actual_state = _state(case, *backend.state(compiled, ctx))
     except HarnessError:
         raise
     except Exception as exc:
@@ -164,25 +194,50 @@ def _compile_and_run(backend: Backend, case: Case, options: dict[str, Any], verd
         verdict.error_type = type(exc).__name__
         verdict.message = str(exc)[:4000]
         verdict.traceback = traceback.format_exc()[-8000:]
-        actual = None
     verdict.notes = ctx.notes
-    return expected, actual
+    return run
+
+
+def _state_differences(run: _Run, error_at: Callable[[str], float]) -> list[Difference]:
+    """Every buffer and input after the call, eager's against the backend's. One the
+    backend left as it was before the call, where eager changed it, is a lost mutation."""
+    found: list[Difference] = []
+    for part in ("buffers", "inputs"):
+        expected, actual, initial = run.expected_state[part], run.actual_state[part], run.initial[part]
+        path = f"state.{part}"
+        if list(expected) != list(actual):
+            found.append(Difference(path, "keys", str(list(expected)), str(list(actual))))
+            continue
+        for name, value in expected.items():
+            where = f"{path}[{name!r}]"
+            differences = compare(value, actual[name], path=where, error_at=error_at)
+            before = initial.get(name)
+            if (differences and isinstance(actual[name], torch.Tensor) and isinstance(before, torch.Tensor)
+                    and actual[name].shape == before.shape and actual[name].dtype == before.dtype
+                    and torch.equal(actual[name].cpu(), before) and not torch.equal(value, before)):
+                differences = [Difference(where, "mutation_lost", "the value forward left",
+                                          "the value before the call (the mutation was not written back)",
+                                          dtype=str(value.dtype).removeprefix("torch."))]
+            found += differences
+    return found
 
 
 def execute(backend: Backend, case: Case, options: dict[str, Any]) -> Verdict:
     """The whole pipeline for one case, in this process."""
     start = time.perf_counter()
     verdict = Verdict(backend=backend.name, outcome="pass")
-    expected, actual = _compile_and_run(backend, case, options, verdict)
+    run = _compile_and_run(backend, case, options, verdict)
+    expected, actual = run.expected, run.actual
     if verdict.outcome == "pass":
         verdict.stage = "judge"
         error_at = _error_lookup(case)
         differences = compare(expected, actual, contract=backend.contract, error_at=error_at)
+        differences += _state_differences(run, error_at)
         if differences:
             verdict.outcome = "mismatch"
             verdict.differences = [d.to_dict() for d in differences]
             verdict.leaf_op = _op_at(case, differences[0].path)
-            if differences[0].kind in _LEAF_KINDS:
+            if differences[0].kind in _LEAF_KINDS and not differences[0].path.startswith("state."):
                 verdict.root = _root_cause(backend, case, options, differences[0].path)
                 if verdict.root:
                     verdict.leaf_op = verdict.root["op"]
@@ -216,10 +271,10 @@ def _root_cause(backend: Backend, case: Case, options: dict[str, Any], path: str
             continue
         alone = Case(case.inputs, case.values, Ref(i), case.seed).pruned()
         probe = Verdict(backend=backend.name, outcome="pass")
-        expected, actual = _compile_and_run(backend, alone, options, probe)
+        run = _compile_and_run(backend, alone, options, probe)
         if probe.outcome != "pass":
             continue
-        differences = compare(expected, actual, contract=backend.contract, error_at=_error_lookup(alone))
+        differences = compare(run.expected, run.actual, contract=backend.contract, error_at=_error_lookup(alone))
         if differences and differences[0].kind in _LEAF_KINDS:
             return {"op": value.op, "value": f"v{i} = {value.op}({', '.join(value.operands)})",
                     "difference": differences[0].to_dict()}
@@ -251,8 +306,24 @@ def _value_at(case: Case, path: str) -> tuple[int | None, list[re.Match]]:
     return (node.index, []) if isinstance(node, Ref) else (None, [])
 
 
+_STATE = re.compile(r"state\.(buffers|inputs)\['(\w+)")
+
+
+def _mutated_by(case: Case, path: str) -> int | None:
+    """The value that mutated the buffer or input at a ``state.`` path (a buffer ``sK``
+    belongs to value K; an input to the value that mutated it), if any."""
+    match = _STATE.match(path)
+    if match is None:
+        return None
+    part, name = match.groups()
+    if part == "buffers":
+        index = int(name[1:]) if re.fullmatch(r"s\d+", name) else None
+        return index if index is not None and index < len(case.values) else None
+    return next((i for i in case.mutations() if case.values[i].operands[:1] == (name,)), None)
+
+
 def _op_at(case: Case, path: str) -> str:
-    index = _value_at(case, path)[0]
+    index = _mutated_by(case, path) if path.startswith("state.") else _value_at(case, path)[0]
     return "" if index is None else case.values[index].op
 
 
@@ -261,6 +332,10 @@ def _error_lookup(case: Case) -> Callable[[str], float]:
     types = program_types(case)
 
     def error_at(path: str) -> float:
+        if path.startswith("state."):
+            index = _mutated_by(case, path)
+            t = types.get(f"v{index}")
+            return t.err if isinstance(t, TensorType) else 0.0
         index, rest = _value_at(case, path)
         if index is None:
             return 0.0

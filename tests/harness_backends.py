@@ -8,6 +8,7 @@ in one way a real frontend has been seen to. Loadable by path, e.g.
 from __future__ import annotations
 
 import collections
+import copy
 import os
 import signal
 import time
@@ -20,7 +21,7 @@ from torch.utils import _pytree as pytree
 from suites.backends.base import CompileContext
 from suites.backends.reference import Eager
 
-__all__ = ["DISTORTIONS", "Distorting", "Hang", "Killed", "Segfault"]
+__all__ = ["DISTORTIONS", "STATE_DISTORTIONS", "Distorting", "Hang", "Killed", "Segfault"]
 
 
 def _rewrite_first(tree: Any, rewrite: Callable[[Any], Any]) -> tuple[Any, bool]:
@@ -104,6 +105,26 @@ def _lose_none(node: Any) -> Any:
     return _UNCHANGED
 
 
+def _round_trip(src: torch.dtype, via: torch.dtype) -> Callable[[Any], Any]:
+    """A ``src`` tensor computed in ``via``: right dtype, values only ``via`` can hold."""
+
+    def rewrite(node: Any) -> Any:
+        if isinstance(node, torch.Tensor) and node.dtype == src:
+            narrowed = node.to(via).to(src)
+            if not torch.equal(narrowed, node):
+                return narrowed
+        return _UNCHANGED
+
+    return rewrite
+
+
+def _nan_to_zero(node: Any) -> Any:
+    """NaN lost, as by a relu or max written as ``max(x, 0)``."""
+    if isinstance(node, torch.Tensor) and node.dtype.is_floating_point and node.isnan().any():
+        return torch.where(node.isnan(), torch.zeros_like(node), node)
+    return _UNCHANGED
+
+
 #: name -> (how the output is distorted, applied to the first node it changes)
 DISTORTIONS: dict[str, Callable[[Any], tuple[Any, bool]]] = {
     "drop_dict_key": lambda t: _rewrite_first(t, _drop_dict_key),
@@ -116,6 +137,10 @@ DISTORTIONS: dict[str, Callable[[Any], tuple[Any, bool]]] = {
     "bfloat16_to_float32": lambda t: _rewrite_first(t, _retype(torch.bfloat16, torch.float32)),
     "nudge_one_value": lambda t: _rewrite_first(t, _nudge_one_value),
     "lose_none": lambda t: _rewrite_first(t, _lose_none),
+    # Right dtypes, wrong values: what the value domains exist for.
+    "float64_via_float32": lambda t: _rewrite_first(t, _round_trip(torch.float64, torch.float32)),
+    "int64_via_int32": lambda t: _rewrite_first(t, _round_trip(torch.int64, torch.int32)),
+    "nan_to_zero": lambda t: _rewrite_first(t, _nan_to_zero),
 }
 
 
@@ -146,6 +171,43 @@ def compile_and_run(model, args, kwargs, options):
 
 def distorting_backend(name: str) -> Distorting:
     return next(cls for cls in Distorting.__subclasses__() if cls.distortion == name)()
+
+
+class LoseBufferMutations(Eager):
+    """Outputs right, buffers never updated: forward runs on a copy of the module (as a
+    frontend that binds buffers as constants does)."""
+
+    name = "distort-lose_buffer_mutations"
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        return copy.deepcopy(compiled)(*ctx.args, **ctx.kwargs)
+
+
+class LoseInputMutations(Eager):
+    """Outputs right, the caller's inputs never updated: forward runs on copies of them."""
+
+    name = "distort-lose_input_mutations"
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        clone = lambda t: t.clone() if isinstance(t, torch.Tensor) else t  # noqa: E731
+        return compiled(*pytree.tree_map(clone, ctx.args), **pytree.tree_map(clone, ctx.kwargs))
+
+
+class ForwardTwice(Eager):
+    """Runs forward once more than asked (a converter tracing by running the module): the
+    state is updated twice."""
+
+    name = "distort-forward_twice"
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        clone = lambda t: t.clone() if isinstance(t, torch.Tensor) else t  # noqa: E731
+        compiled(*pytree.tree_map(clone, ctx.args), **pytree.tree_map(clone, ctx.kwargs))
+        return compiled(*ctx.args, **ctx.kwargs)
+
+
+#: Backends that get state wrong (every buffer and input is compared after the call).
+STATE_DISTORTIONS = {cls.name.removeprefix("distort-"): cls
+                     for cls in (LoseBufferMutations, LoseInputMutations, ForwardTwice)}
 
 
 def _has(tree: Any, container: type) -> bool:

@@ -16,7 +16,7 @@ from typing import Any
 import torch
 from torch.utils import _pytree as pytree
 
-from . import elementwise, layers, leaves, mathops, reductions, shapes
+from . import elementwise, layers, leaves, mathops, reductions, shapes, state
 from .base import (
     COMPLEX, DOMAIN, DOMAINS, FLOATS, INTS, Op, PyType, TensorType, TupleType, Type, domain_applies, domain_type,
 )
@@ -43,7 +43,7 @@ NONFINITE_OK = frozenset({
 })
 
 OPS: dict[str, Op] = {}
-for _module in (leaves, elementwise, mathops, reductions, shapes, layers):
+for _module in (leaves, elementwise, mathops, reductions, shapes, layers, state):
     for _op in _module.OPS:
         if _op.name in OPS:
             raise ValueError(f"op {_op.name!r} is defined twice")
@@ -54,7 +54,8 @@ FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(op.family for op in OPS.values()
 
 
 def render_op(op_name: str, operands: tuple[str, ...], attrs: dict, types: tuple[Type, ...], state: str) -> str:
-    """The Python expression computing one value; ``state`` is where its state lives."""
+    """The Python expression computing one value (a statement for an op that mutates);
+    ``state`` is where its state lives."""
     return OPS[op_name].render(operands, {**attrs, "_types": types}, state)
 
 
@@ -122,6 +123,9 @@ def _infer_meta(op_name: str, attr_items: tuple, types: tuple[Type, ...], expr: 
         with torch.device("meta"):
             scope["state"] = eval(state, {"torch": torch})  # noqa: S307 - our own rendered source
     with torch.device("meta"):  # tensors created in the expression (indices, constants) too
+        if OPS[op_name].mutates:  # a statement: the value is what it mutated
+            exec(expr, scope)  # noqa: S102 - our own rendered source
+            return _type_of(scope["state" if OPS[op_name].mutates == "state" else "x0"])
         return _type_of(eval(expr, scope))  # noqa: S307 - our own rendered source
 
 

@@ -239,6 +239,10 @@ class Op:
     #: result is undefined on ties (``topk`` indices), which random float inputs never
     #: have and computed values (a relu's zeros, a clamp's bound) often do.
     inputs_only: bool = False
+    #: Mutates in place (``strategies.ops.state``): "state" (a buffer of its own) or
+    #: "operand" (its first operand, an input). ``render`` gives a statement then, and
+    #: the value is what it mutated.
+    mutates: str = ""
     #: Defined on +-inf and NaN (``TensorType.nonfinite``), by IEEE 754 and PyTorch's
     #: documentation: set in one place, ``strategies.ops.NONFINITE_OK``.
     nonfinite_ok: bool = False

@@ -125,6 +125,11 @@ def _divisor(b: str, t: TensorType) -> str:
     return f"({b}.abs() + 1)" if t.can_be_negative else f"({b} + 1)"
 
 
+def _guardable(t: TensorType) -> bool:
+    """The guard ``|b| + 1`` does not wrap (``abs(-128)`` is -128 in int8)."""
+    return _nonzero(t) or t.is_float or t.is_bool or fits(t.dtype, 0, t.mag + 1)
+
+
 def _divisor_range(t: TensorType) -> tuple[float, float]:
     if _nonzero(t):
         return t.lo, t.hi
@@ -137,7 +142,7 @@ def _quotient(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, fl
 
 
 def _div_ok(a: TensorType, b: TensorType) -> bool:
-    return broadcastable(a, b) and real(a) and real(b) and not b.is_bool
+    return broadcastable(a, b) and real(a) and real(b) and not b.is_bool and _guardable(b)
 
 
 def _derive_true_div(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
@@ -227,12 +232,14 @@ def _scalar_ok(name: str, t: TensorType, value: float | bool, left: bool) -> boo
         return _result_fits(name, a, b)
     if name == "div":
         if left:
-            return not t.is_bool and not isinstance(value, bool)
+            return not t.is_bool and not isinstance(value, bool) and _guardable(t)
         return not isinstance(value, bool) and value != 0
     if name in ("floordiv", "mod"):
         if isinstance(value, bool) or t.is_bool or not _exact(t) or t.dtype in ("float16", "bfloat16"):
             return False
         if left:
+            if not _guardable(t):
+                return False
             # s // x for an x that could be 0 is guarded by |x| + 1; the result stays
             # in the promoted dtype (a negative s over uint8 would wrap).
             num, den = (value, value), _divisor_range(t)
@@ -244,7 +251,7 @@ def _scalar_ok(name: str, t: TensorType, value: float | bool, left: bool) -> boo
             return False
         if left:
             # s ** x: a positive base; an integer x is kept >= 0 (negative integer powers raise).
-            if value <= 0 or (t.is_int and isinstance(value, float)):
+            if value <= 0 or (t.is_int and isinstance(value, float)) or not fits(t.dtype, 0, t.mag):
                 return False
             top = max(abs(t.lo), abs(t.hi)) if t.is_int else t.hi
             bottom = 0 if t.is_int else t.lo

@@ -166,8 +166,13 @@ def _normalized_bound(n: int) -> float:
     return W * math.sqrt(max(n - 1, 0)) + W
 
 
+def _norm_bound(t: TensorType, n: int) -> float:
+    """What a norm computes on the way: the result, and the sum of squared deviations."""
+    return max(_normalized_bound(n), (2 * t.mag) ** 2 * n)
+
+
 def _norm_ok(t: TensorType, n: int) -> bool:
-    return t.is_float and bool(_fits_all(t, _normalized_bound(n)))
+    return t.is_float and bool(_fits_all(t, _norm_bound(t, n)))
 
 
 def _derive_layer_norm(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
@@ -193,7 +198,7 @@ def _draw_group_norm(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     channels = t.shape[1]
     groups = draw(st.sampled_from(_group_counts(t)))
     group = channels // groups * math.prod(t.shape[2:])
-    return {"dtype": draw(st.sampled_from(_fits_all(t, _normalized_bound(group)))), "groups": groups}
+    return {"dtype": draw(st.sampled_from(_fits_all(t, _norm_bound(t, group)))), "groups": groups}
 
 
 def _derive_group_norm(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
@@ -464,7 +469,7 @@ OPS = [
     Op("layer_norm", "module", 1,
        lambda t: t.rank >= 1 and t.shape[-1] > 0 and _norm_ok(t, t.shape[-1]),
        lambda o, a, s: f"{s}({o[0]}.to({dt(a['dtype'])}))", _derive_layer_norm,
-       _draw_dtype(lambda t: _normalized_bound(t.shape[-1])),
+       _draw_dtype(lambda t: _norm_bound(t, t.shape[-1])),
        state=lambda t, a: f"torch.nn.LayerNorm({t[0].shape[-1]}, dtype={dt(a['dtype'])})"),
     Op("add_buffer", "module", 1, _add_buffer_ok, lambda o, a, s: f"{o[0]} + {s}", _derive_add_buffer, None,
        state=lambda t, a: empty(t[0].shape, t[0].dtype), state_is_buffer=True),

@@ -113,7 +113,8 @@ def _spread_dims(t: TensorType) -> list[int]:
 
 
 def _var_ok(t: TensorType) -> bool:
-    return t.is_float and t.numel >= 2
+    # The sum of squared deviations must not overflow (a ``wide`` input reaches 1e30).
+    return t.is_float and t.numel >= 2 and fits(t.dtype, 0, (2 * t.mag) ** 2 * t.numel)
 
 
 def _draw_spread(draw: Callable, types: tuple[TensorType, ...]) -> dict:
@@ -299,7 +300,8 @@ OPS = [
     ],
     Op("logsumexp", "reduce", 1, _logsumexp_ok, lambda o, a, s: f"torch.logsumexp({o[0]}, {dim_args(a)})",
        _derive_logsumexp, draw_dim(lambda t: dims(t, nonempty=True))),
-    Op("norm", "reduce", 1, lambda t: t.is_float and fits(t.dtype, 0, t.mag * _largest_count(t)),
+    # The 2-norm sums squares: they must fit too.
+    Op("norm", "reduce", 1, lambda t: t.is_float and fits(t.dtype, 0, max(t.mag, t.mag**2) * _largest_count(t)),
        _render_norm, _derive_norm, _draw_norm),
     # Order: structseqs (values, indices) and index tensors, anywhere in the output tree.
     Op("max_dim", "sort", 1, _ordered_ok, lambda o, a, s: f"torch.max({o[0]}, {dim_args(a)})",

@@ -82,6 +82,11 @@ class Backend:
     contract: ClassVar[Contract] = Contract.EXACT
     #: Importable modules this adapter needs; missing ones skip it with the reason.
     requires: ClassVar[tuple[str, ...]] = ()
+    #: What the frontend promises about buffers and inputs that ``forward`` mutates in
+    #: place, and where it says so. The suite checks the promise: a mutation lost where
+    #: the frontend documents that it drops them is an ``unsupported`` row in
+    #: ``suites.known`` naming that documentation; anywhere else it is a finding.
+    mutation: ClassVar[str] = "written back, as in eager"
     #: The distribution whose version identifies the frontend in reports.
     distribution: ClassVar[str] = "torch"
     #: Standalone source of ``compile_and_run(model, args, kwargs, options)`` returning
@@ -117,3 +122,10 @@ class Backend:
     def run(self, compiled: Any, ctx: CompileContext) -> Any:
         """Call the compiled artefact on ``ctx.args``/``ctx.kwargs``; return torch objects."""
         raise NotImplementedError
+
+    def state(self, compiled: Any, ctx: CompileContext) -> tuple[dict[str, torch.Tensor], tuple, dict]:
+        """(buffers by name, args, kwargs) after ``run``: what the user holds once the call
+        returned, compared with what eager left (see ``mutation``). By default the
+        module's own buffers and the tensors passed in, which a frontend that writes
+        mutations back has updated."""
+        return dict(ctx.model.named_buffers()), ctx.args, ctx.kwargs

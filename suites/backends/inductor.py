@@ -23,6 +23,7 @@ __all__ = ["Inductor"]
 class Inductor(Backend):
     name = "inductor"
     contract = Contract.EXACT
+    mutation = "written back: torch.compile keeps eager semantics, in-place updates of buffers and inputs included"
     distribution = "torch"
     reproducer = """
 def compile_and_run(model, args, kwargs, options):

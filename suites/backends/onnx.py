@@ -114,6 +114,8 @@ _HELPERS = "\n\n".join(inspect.getsource(f) for f in (to_ort, from_ort, user_out
 class OnnxRuntime(Backend):
     name = "onnx"
     contract = Contract.FLAT
+    mutation = ("undocumented: the exporter keeps only the user outputs (torch/onnx/_internal/exporter/_core.py, "
+                "'TODO: Decide if we should keep mutated buffers as inputs/outputs'); buffers become initializers")
     requires = ("onnx", "onnxscript", "onnxruntime")
     distribution = "onnxruntime"
     reproducer = _HELPERS + '''

@@ -101,6 +101,8 @@ _HELPERS = "\n\n".join(inspect.getsource(f) for f in (to_ov, from_ov, infer, rea
 class OpenVino(Backend):
     name = "openvino"
     contract = Contract.FLAT
+    mutation = ("undocumented: convert_model(ExportedProgram) keeps only the user outputs; buffers become "
+                "constants")
     requires = ("openvino",)
     distribution = "openvino"
     reproducer = _HELPERS + f'''

@@ -14,6 +14,8 @@ class ExportRoundTrip(Backend):
 
     name = "reference"
     contract = Contract.EXACT
+    mutation = ("written back: ExportedProgram.module() copies mutated buffers and inputs back "
+                "(torch/export/_unlift.py, _insert_copy_for_mutations)")
     reproducer = """
 def compile_and_run(model, args, kwargs, options):
     return torch.export.export(model, args, kwargs).module()(*args, **kwargs)

@@ -172,6 +172,8 @@ def _import_error() -> str | None:
 
 class _TrtBackend(Backend):
     contract = Contract.EXACT  # the dynamo paths rebuild the pytree from out_spec
+    mutation = ("written back for buffers: 2.14's compile() lifts mutated buffers and keeps their state on the "
+                "compiled module (py/torch_tensorrt/dynamo/lowering/_buffer_lifting.py); inputs: undocumented")
     requires = ("torch_tensorrt", "tensorrt")
     distribution = "torch-tensorrt"
     _option_names: tuple[str, ...] = tuple(OPTIONS)
@@ -235,6 +237,15 @@ def compile_and_run(model, args, kwargs, options):
 
     def run(self, compiled: Any, ctx: CompileContext) -> Any:
         return to_cpu(compiled(*to_device(ctx.args, DEVICE), **to_device(ctx.kwargs, DEVICE)))
+
+    def state(self, compiled: Any, ctx: CompileContext) -> tuple[dict[str, torch.Tensor], tuple, dict]:
+        # A lifted buffer's state lives on the compiled module ("the buffer storage lives
+        # on gm so subsequent calls reuse the mutated state", _buffer_lifting.py): read
+        # it there where the compiled module has a buffer of that name.
+        buffers, args, kwargs = super().state(compiled, ctx)
+        if isinstance(compiled, torch.nn.Module):
+            buffers.update((n, b) for n, b in compiled.named_buffers() if n in buffers)
+        return buffers, args, kwargs
 
 
 class TrtDynamo(_TrtBackend):

@@ -125,6 +125,9 @@ def build(mod, options):
 class TvmExportedProgram(_TvmBackend):
     name = "tvm-ep"
     contract = Contract.FLAT
+    mutation = ("dropped, as documented: from_exported_program returns only the user outputs ('Only user-facing "
+                "outputs should be returned', tvm/relax/frontend/torch/exported_program_translator.py, "
+                "ExportedProgramImporter.from_exported_program) and binds buffers as constants")
     reproducer = _REPRO_COMMON + """
 
 def compile_and_run(model, args, kwargs, options):
@@ -175,6 +178,8 @@ def compile_and_run(model, args, kwargs, options):
 class TvmFx(_TvmBackend):
     name = "tvm-fx"
     contract = Contract.NESTING
+    mutation = ("undocumented: from_fx rejects __setitem__, add_ and mul_ ('Unsupported function target'); the "
+                "in-place ops it maps (copy_, index_put_, fill_) become new values, never written back")
     reproducer = _REPRO_COMMON + """
 
 def compile_and_run(model, args, kwargs, options):
@@ -217,6 +222,7 @@ def compile_and_run(model, args, kwargs, options):
 class TvmDynamo(_TvmBackend):
     name = "tvm-dynamo"
     contract = Contract.EXACT
+    mutation = "written back: torch.compile's promise (relax_dynamo's own documentation says nothing)"
     reproducer = """
 def compile_and_run(model, args, kwargs, options):
     from tvm.relax.frontend.torch import relax_dynamo
