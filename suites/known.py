@@ -136,6 +136,29 @@ KNOWN: tuple[Known, ...] = (
           "no bfloat16)."),
     Known("tvm-fx-python-bool-as-int", ("tvm-fx",), "bug", r"leaf_type: bool \w+ -> int",
           "A Python bool output comes back as an int."),
+    # -- TVM: found by the value domains and state (issue #11) -----------------------------------
+    Known("tvm-ep-mutations-dropped", ("tvm-ep",), "unsupported", r"/mismatch/state mutation_lost @",
+          "Buffer and input mutations are not written back, as documented: from_exported_program returns only the "
+          "user outputs ('Only user-facing outputs should be returned', exported_program_translator.py, "
+          "ExportedProgramImporter.from_exported_program) and binds buffers as constants. Matches only a mismatch "
+          "whose every difference is a lost mutation."),
+    Known("tvm-fx-inplace-ops-rebound", ("tvm-fx",), "bug",
+          r"/mismatch/(state mutation_lost|values: \w+) @(buffer_update|input_update|counter)",
+          "from_fx converts the in-place ops it maps (copy_, clamp_, iadd on a buffer) into new values: the buffer "
+          "or input is never updated, and a later read of it in the same forward (`self.s.copy_(x); return "
+          "self.s`) returns the old contents. Undocumented; silently wrong output and state."),
+    Known("tvm-dynamo-inplace-ops-eliminated", ("tvm-dynamo",), "bug",
+          r"/mismatch/(state mutation_lost|values: \w+) @(buffer_update|input_update|counter)",
+          "relax_dynamo drops in-place updates of buffers and inputs: its backend runs "
+          "graph.eliminate_dead_code(), which deletes add_/mul_/clamp_ nodes whose result is unused, so the state "
+          "is never updated and a later read returns the old contents. torch.compile promises eager semantics."),
+    Known("tvm-fx-python-float-through-float32", ("tvm-fx",), "bug", r"/mismatch/values @const_float",
+          "A Python float output comes back rounded through float32 (0.1 returns 0.10000000149011612)."),
+    Known("tvm-fx-narrow-length-as-end", ("tvm-fx",), "bug",
+          r"(Input \[Begin=N, End=N\] is invalid for axis=N|/mismatch/(shape|values: \w+) @narrow"
+          r"|the second input shape at dim N is T\.intN\(-N\))",
+          "x.narrow(dim, start, length) is converted as a slice from start to `length` (an end index): wrong values "
+          "where start > 0, a build failure where length < start, and a negative dim seen by the next op."),
     # -- TVM: found by the program generator (issue #10) ---------------------------------------
     Known("tvm-unary-float-op-int-input", TVM, "bug",
           r"TypeError: ir\.Op\(relax\.\w+\) requires the input tensor to have float dtype",
@@ -143,9 +166,9 @@ KNOWN: tuple[Known, ...] = (
           "PyTorch computes it in float32, the importer emits the Relax op on the integer tensor as it is.",
           "", ("import",)),
     Known("tvm-int-true-divide-not-promoted", TVM, "bug",
-          r"/mismatch/dtype: torch\.float32 -> torch\.(int\d+|uint8) @(div|div_scalar|true_div)",
-          "True division of integers (`torch.div(a, b)`, `2 / x`) comes back integer: PyTorch returns float32 "
-          "(true division promotes integers to the default float). Silently wrong dtype and values."),
+          r"/mismatch/dtype: torch\.float32 -> torch\.(int\d+|uint8|bool) @(div|div_scalar|true_div)",
+          "True division of integers or bools (`torch.div(a, b)`, `2 / x`, `mask / 1`) comes back integer or bool: "
+          "PyTorch returns float32 (true division promotes to the default float). Silently wrong dtype and values."),
     Known("tvm-finiteness-op-dtype", TVM, "bug",
           r"/build/crash/InternalError: Data type T\.\w+ not supported for (finiteness ops|isnan op|isinf op)",
           "isfinite/isnan/isinf of a bool or bfloat16 tensor fails the build with an InternalError (the legalization "
@@ -214,6 +237,10 @@ KNOWN: tuple[Known, ...] = (
     Known("inductor-any-uint8-returns-bool", ("inductor",), "bug", r"/mismatch/dtype: torch\.uint8 -> torch\.bool @any",
           "any() of a uint8 tensor comes back bool; eager (and aot_eager) keep uint8. Inductor's own reduce_any "
           "lowering casts to bool.", "https://github.com/pytorch/pytorch/issues/198081"),
+    Known("onnx-mutations-dropped", ("onnx",), "bug", r"/mismatch/state mutation_lost @",
+          "Buffer and input mutations are not written back: the exporter keeps only the user outputs and turns "
+          "buffers into initializers (torch/onnx/_internal/exporter/_core.py: 'TODO: Decide if we should keep "
+          "mutated buffers as inputs/outputs'). Undocumented in the exporter's documentation."),
     Known("onnx-python-scalar-output", ("onnx",), "bug",
           r"/onnx-export/crash/ConversionError: AttributeError: '(int|float|bool)' object has no attribute 'name'",
           "A Python int/float/bool output (a constant, x.shape[d]) fails the export: _core._handle_output_node "
@@ -283,6 +310,9 @@ KNOWN: tuple[Known, ...] = (
           "Integer floor_divide with a negative quotient rounds toward zero (-5 // 2 gives -2): the CPU plugin "
           "ignores Divide's pythondiv flag. Silently wrong values.",
           "https://github.com/openvinotoolkit/openvino/issues/38248"),
+    Known("openvino-mutations-dropped", ("openvino",), "bug", r"/mismatch/state mutation_lost @",
+          "Buffer and input mutations are not written back: convert_model(ExportedProgram) keeps only the user "
+          "outputs and bakes buffers in as constants. Undocumented."),
     Known("openvino-int-cumsum-not-promoted", ("openvino",), "bug",
           r"/mismatch/dtype: torch\.int64 -> torch\.\w+ @cumsum",
           "cumsum of a small-int tensor keeps the input dtype (int8 comes back int8); eager returns int64."),
