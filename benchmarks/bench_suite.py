@@ -187,13 +187,14 @@ def _row(names: list[str], results: list[tuple[int, float, float]], shrunk: str)
 
 
 def detection(seeds: int) -> None:
-    from tests.harness_backends import DISTORTIONS, distorting_backend
+    from tests.harness_backends import DISTORTIONS, STATE_DISTORTIONS, distorting_backend
 
     print(f"\n### Detection power: planted distortions ({seeds} seeds, in-process)\n")
     print("| distortion | found after (cases, median) | seconds to find | seconds to shrink | shrunk case (ops) |")
     print("|---|---:|---:|---:|---|")
-    for name in sorted(DISTORTIONS):
-        backend = distorting_backend(name)
+    backends = {**{name: distorting_backend(name) for name in DISTORTIONS},
+                **{name: cls() for name, cls in STATE_DISTORTIONS.items()}}
+    for name, backend in backends.items():
         results, ops = [], ""
         for s in range(seeds):
             clock = _Clock(lambda case, options, b=backend: execute(b, case, options), lambda v: v.outcome != "pass")

@@ -92,9 +92,10 @@ def _retype(src: torch.dtype, dst: torch.dtype) -> Callable[[Any], Any]:
 
 
 def _nudge_one_value(node: Any) -> Any:
-    if isinstance(node, torch.Tensor) and node.dtype.is_floating_point and node.numel() > 0:
+    """The first finite value off by 0.5 (NaN + 0.5 is NaN, inf + 0.5 is inf)."""
+    if isinstance(node, torch.Tensor) and node.dtype.is_floating_point and node.isfinite().any():
         nudged = node.clone().reshape(-1)
-        nudged[0] += 0.5
+        nudged[int(nudged.isfinite().nonzero()[0])] += 0.5
         return nudged.reshape(node.shape)
     return _UNCHANGED
 

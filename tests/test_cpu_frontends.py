@@ -48,7 +48,13 @@ BARE = Case(inputs=(Input("x0", "float32", (2,)),),
 BFLOAT16 = Case(inputs=(Input("x0", "bfloat16", (2, 2)),),
                 values=(Value("input", ("x0",), dtype="bfloat16", shape=(2, 2)),),
                 output=Container("dict", (Ref(0),), ("h",)), seed=5)
-CASES = {"nested": NESTED, "bare": BARE, "bfloat16": BFLOAT16}
+#: Inputs of the edge value domains returned as they are: int64 past int32, float32 NaN and
+#: inf, float64 that float32 cannot hold (the value distortions need them).
+EDGES = Case(inputs=(Input("x0", "int64", (2, 3), domain="wide"), Input("x1", "float32", (4,), domain="extreme"),
+                     Input("x2", "float64", (3,), domain="precise")),
+             values=(Value("input", ("x0",)), Value("input", ("x1",)), Value("input", ("x2",))),
+             output=Container("tuple", (Ref(0), Ref(1), Ref(2))), seed=2)
+CASES = {"nested": NESTED, "bare": BARE, "bfloat16": BFLOAT16, "edges": EDGES}
 
 
 class Recording(Backend):
