@@ -103,7 +103,7 @@ def differences(expected, actual, path="", nesting=NESTING):
         if not ok:
             return [(path, f"expected {type(expected).__name__} of {len(expected)}, got {type(actual).__name__} "
                            f"{actual!r:.200}")]
-        return [d for k, (e, a) in zip(keys, pairs) for d in differences(e, a, f"{path}[{k!r}]")]
+        return [d for k, (e, a) in zip(keys, pairs) for d in differences(e, a, f"{path}[{k!r}]", nesting)]
     if type(actual) is not type(expected) or actual != expected:
         return [(path, f"expected {type(expected).__name__} {expected!r}, got {type(actual).__name__} {actual!r}")]
     return []
@@ -113,11 +113,16 @@ _MAIN = '''\
 model = make_model()
 args, kwargs = make_inputs()
 expected = model(*args, **kwargs)
+expected_state = dict(model.named_buffers()), args, kwargs
+# A fresh model and inputs: forward may mutate buffers and inputs in place.
+model = make_model()
 args, kwargs = make_inputs()
 actual = compile_and_run(model, args, kwargs, OPTIONS)
-found = differences(expected, actual)
+found = differences(expected, actual, "output")
+# What forward left in the buffers and the inputs, after the one call.
+found += differences(expected_state, (dict(model.named_buffers()), args, kwargs), "state", nesting=False)
 for path, what in found:
-    print(f"output{path}: {what}")
+    print(f"{path}: {what}")
 print("BUG REPRODUCES" if found else "no difference: the bug is gone")
 sys.exit(1 if found else 0)
 '''

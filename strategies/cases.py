@@ -16,7 +16,19 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 from .ops import (
-    COMPLEX, DOMAINS, FAMILIES, FLOATS, INTS, OPS, Op, TensorType, TupleType, Type, domain_applies, domain_type, recorded,
+    COMPLEX,
+    DOMAINS,
+    FAMILIES,
+    FLOATS,
+    INTS,
+    OPS,
+    Op,
+    TensorType,
+    TupleType,
+    Type,
+    domain_applies,
+    domain_type,
+    recorded,
     value_type,
 )
 from .spec import CONTAINER_KINDS, KEYED_KINDS, Case, Container, Input, Ref, Tree, Value

@@ -8,8 +8,8 @@ standalone reproducer are the same program, bit for bit.
 from __future__ import annotations
 
 import hashlib
-import math
 import linecache
+import math
 from typing import Any
 
 import torch
@@ -31,6 +31,8 @@ def program_types(case: Case) -> dict[str, Type]:
             types[value.operands[0]] = types[f"v{k}"]  # later values read the input as mutated
     return types
 
+
+#: The decimal exponent of ``wide`` floats' largest magnitude, pasted into the source.
 _WIDE_EXPONENT = {dtype: round(math.log10(top)) for dtype, top in WIDE_FLOAT.items()}
 
 _SUPPORT = f'''\

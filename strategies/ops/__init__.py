@@ -18,7 +18,18 @@ from torch.utils import _pytree as pytree
 
 from . import elementwise, layers, leaves, mathops, reductions, shapes, state
 from .base import (
-    COMPLEX, DOMAIN, DOMAINS, FLOATS, INTS, Op, PyType, TensorType, TupleType, Type, domain_applies, domain_type,
+    COMPLEX,
+    DOMAIN,
+    DOMAINS,
+    FLOATS,
+    INTS,
+    Op,
+    PyType,
+    TensorType,
+    TupleType,
+    Type,
+    domain_applies,
+    domain_type,
 )
 
 __all__ = [

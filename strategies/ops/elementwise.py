@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from .base import (
     EXACT_INT,
     FLOATS,
-    UNIT,
     INTS,
+    UNIT,
     Op,
     TensorType,
     Type,

@@ -22,7 +22,17 @@ from collections.abc import Callable
 from hypothesis import strategies as st
 
 from .base import (
-    Op, TensorType, Type, broadcastable, domain_type, empty, finish, fits, interval_mul, result_dtype, rounding,
+    Op,
+    TensorType,
+    Type,
+    broadcastable,
+    domain_type,
+    empty,
+    finish,
+    fits,
+    interval_mul,
+    result_dtype,
+    rounding,
     tensor_key,
 )
 
