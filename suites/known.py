@@ -142,6 +142,11 @@ KNOWN: tuple[Known, ...] = (
           "user outputs ('Only user-facing outputs should be returned', exported_program_translator.py, "
           "ExportedProgramImporter.from_exported_program) and binds buffers as constants. Matches only a mismatch "
           "whose every difference is a lost mutation."),
+    Known("tvm-ep-mutation-returned-as-output", ("tvm-ep",), "bug", r"^tvm-ep/judge/mismatch/container_type: \w+ -> tuple$",
+          "A forward that mutates a buffer or an input and returns no tensor (`return OrderedDict()`) comes back "
+          "as a tuple holding the mutated value: with no user output left, the importer returns the mutation "
+          "outputs it otherwise drops, so the flat result no longer matches the export's out_spec (the only way "
+          "this adapter sees a root container_type mismatch)."),
     Known("tvm-fx-inplace-ops-rebound", ("tvm-fx",), "bug",
           r"/mismatch/(state mutation_lost|values: \w+) @(buffer_update|input_update|counter)",
           "from_fx converts the in-place ops it maps (copy_, clamp_, iadd on a buffer) into new values: the buffer "
