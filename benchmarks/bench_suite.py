@@ -1,6 +1,6 @@
 """What the suite costs and what it finds per minute, measured on this machine.
 
-    python benchmarks/bench_suite.py [--only throughput,shrink,detection,parallel,repeat]
+    python benchmarks/bench_suite.py [--only throughput,shrink,detection,precision,parallel,repeat]
                                      [--n 300] [--backend NAME ...] [--seeds 3]
 
 Sections (all by default):
@@ -16,6 +16,10 @@ Sections (all by default):
 - ``detection``: each planted distortion of ``tests/harness_backends.py`` over
   ``--seeds`` seeds: cases and seconds until caught, seconds to shrink. A change that
   weakens the search shows up here.
+- ``precision``: per backend, ``--n`` programs over float64 inputs only (every value
+  domain), in this process: how many float64 values miss the format's tolerance (8 units
+  of roundoff plus each op's error bound), and which known row explains each. The false
+  alarm rate of the float64 tolerance, and the float64-in-float32 bugs.
 - ``parallel``: the ``ci`` profile of the conformance suite with ``-n 1`` and ``-n 2``
   (both ``--shards 2``, as ``scripts/test.sh`` runs it: the same cases).
 - ``repeat``: the ``ci`` profile three times: the outcome counts must be identical.
@@ -50,7 +54,7 @@ from suites.runner import execute, load_backend  # noqa: E402
 from suites.worker import Worker  # noqa: E402
 
 CPU_BACKENDS = ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo", "inductor", "onnx", "openvino")
-SECTIONS = ("throughput", "shrink", "detection", "parallel", "repeat")
+SECTIONS = ("throughput", "shrink", "detection", "precision", "parallel", "repeat")
 TRIVIAL = Case((Input("x0", "float32", ()),), (Value("input", ("x0",)),), Ref(0))
 #: Real bugs to time the search for: (backend, the known row hidden from the table).
 SHRINK_TARGETS = (("tvm-ep", "tvm-int-reduction-not-promoted"), ("tvm-fx", "tvm-fx-dict-output"),
@@ -207,6 +211,41 @@ def detection(seeds: int) -> None:
         print(_row([name], results, ops), flush=True)
 
 
+def _float64_counts(backend: Any, n: int) -> tuple[dict[str, int], set[str]]:
+    from hypothesis import given
+
+    from strategies import cases
+
+    counts, rows = {"pass": 0, "float64": 0, "other": 0}, set()
+
+    @seed(0)
+    @settings(max_examples=n, deadline=None, database=None, suppress_health_check=list(HealthCheck),
+              phases=[Phase.generate])
+    @given(cases(dtypes=["float64"]))
+    def run(case: Case) -> None:
+        verdict = execute(backend, case, {})
+        if verdict.outcome == "pass":
+            counts["pass"] += 1
+        elif "/mismatch/values: float64" in verdict.signature():
+            counts["float64"] += 1
+            known = match(verdict)
+            rows.add(known.id if known else "NEW")
+        else:
+            counts["other"] += 1
+
+    run()
+    return counts, rows
+
+
+def precision(backends: list[str], n: int) -> None:
+    print(f"\n### float64 at the format's tolerance ({n} float64-only programs per backend, in-process)\n")
+    print("| backend | pass | float64 value mismatches | explained by | other outcomes |\n|---|---:|---:|---|---|")
+    for name in backends:
+        counts, rows = _float64_counts(load_backend(name), n)
+        print(f"| {name} | {counts['pass']} | {counts['float64']} | {', '.join(sorted(rows)) or '-'} | "
+              f"{counts['other']} |", flush=True)
+
+
 def _suite_run(backends: list[str], workers: int) -> tuple[float, dict[str, Any]]:
     """One ``ci``-profile run of the conformance suite; returns its wall time and outcomes."""
     with tempfile.TemporaryDirectory() as scratch:
@@ -264,6 +303,8 @@ def main(argv: list[str] | None = None) -> None:
         shrink(options.seeds)
     if "detection" in only:
         detection(options.seeds)
+    if "precision" in only:
+        precision(backends, options.n)
     if "parallel" in only:
         parallel(backends)
     if "repeat" in only:
