@@ -3,9 +3,11 @@ skipping, the per-process worker, and collecting what every run found."""
 
 from __future__ import annotations
 
-import json
 import os
+import signal
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -55,7 +57,22 @@ def pytest_configure(config: pytest.Config) -> None:
         os.environ["ROUNDTRIP_TVM_TARGET"] = config.getoption("--tvm-target")
     from suites.conformance import Recorder
 
-    config._roundtrip_recorder = Recorder()
+    # Each process journals what it records (reports/summary.py builds the reports from
+    # the journals): the controller (or the only process) clears those of an earlier run.
+    worker_id = getattr(config, "workerinput", {}).get("workerid")
+    if worker_id is None and LATEST.exists():
+        for stale in LATEST.glob("journal-*.jsonl"):
+            stale.unlink()
+    LATEST.mkdir(parents=True, exist_ok=True)
+    config._roundtrip_recorder = Recorder(journal=str(LATEST / f"journal-{worker_id or 'main'}.jsonl"))
+    # A CI job's time limit sends SIGTERM: end the session as Ctrl-C does, so that the
+    # reports are still written (the default would kill the process on the spot).
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _interrupt)
+
+
+def _interrupt(signum: int, frame: Any) -> None:
+    raise KeyboardInterrupt(f"{signal.Signals(signum).name}")
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -122,22 +139,17 @@ def recorder(request: pytest.FixtureRequest):
     return request.config._roundtrip_recorder
 
 
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    recorder = session.config._roundtrip_recorder
-    if hasattr(session.config, "workeroutput"):  # an xdist worker: hand over to the controller
-        session.config.workeroutput["roundtrip"] = json.dumps(recorder.to_dict())
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The controller (or the only process) builds the reports from every process's
+    journal: at the normal end, after Ctrl-C or SIGTERM alike."""
+    if hasattr(session.config, "workerinput") or not any(LATEST.glob("journal-*.jsonl")):
         return
-    if recorder.outcomes:
-        from reports.summary import write_latest
+    from reports.summary import end_session, rebuild, write_latest
 
-        write_latest(recorder, LATEST)
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_testnodedown(node, error) -> None:  # xdist controller: merge a worker's counts
-    data = getattr(node, "workeroutput", {}).get("roundtrip")
-    if data:
-        node.config._roundtrip_recorder.merge(json.loads(data))
+    end_session(LATEST, "interrupted" if exitstatus == pytest.ExitCode.INTERRUPTED else "complete")
+    recorder, status = rebuild(LATEST)
+    session.config._roundtrip_recorder = recorder  # what the terminal summary shows
+    write_latest(recorder, LATEST, status)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:

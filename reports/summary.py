@@ -1,4 +1,12 @@
-"""What a run leaves in ``reports/latest/``: findings.json, summary.md, summary.html."""
+"""What a run leaves in ``reports/latest/``: findings.json, summary.md, summary.html.
+
+They are built from the journals every pytest process appends to as it records each
+case (``journal-<process>.jsonl``, see ``suites.conformance.Recorder``): at the end of
+the session, after Ctrl-C or SIGTERM, and, for a run killed outright (SIGKILL, a lost
+machine), on demand:
+
+    python -m reports.summary [reports/latest]
+"""
 
 from __future__ import annotations
 
@@ -10,7 +18,38 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-__all__ = ["outcome_table", "versions", "write_latest"]
+__all__ = ["end_session", "outcome_table", "rebuild", "versions", "write_latest"]
+
+#: How the run ended, as the summary says it: the session wrote one of the first two
+#: when it ended; a run with no such record was killed before it could.
+STATUS = {
+    "complete": "complete",
+    "interrupted": "interrupted (Ctrl-C or SIGTERM): the counts are the cases each backend completed before it",
+    "killed": "killed (no end of session recorded): rebuilt from the journals, the counts are the cases each "
+              "backend completed",
+}
+
+
+def end_session(directory: Path, status: str) -> None:
+    """Record how the session ended, in the controller's journal."""
+    with open(directory / "journal-main.jsonl", "a") as out:
+        out.write(json.dumps({"session": status}) + "\n")
+
+
+def rebuild(directory: Path) -> tuple[Any, str]:
+    """(the counts the journals add up to, how the run ended)."""
+    from suites.conformance import Recorder
+
+    journals = sorted(directory.glob("journal-*.jsonl"))
+    status = "killed"
+    main = directory / "journal-main.jsonl"
+    if main.exists():
+        for line in main.read_text().splitlines():
+            try:
+                status = json.loads(line).get("session", status)
+            except json.JSONDecodeError:
+                continue
+    return Recorder.from_journals(journals), status
 
 OUTCOMES = ("pass", "unsupported", "crash", "hang", "mismatch")
 
@@ -61,16 +100,19 @@ def _feature_rows(recorder: Any, backend: str, *, ops: bool = False) -> list[lis
     return [[f.removeprefix("op:"), *(str(features[f].get(o, 0)) for o in OUTCOMES)] for f in sorted(features)]
 
 
-def write_latest(recorder: Any, directory: Path) -> None:
+def write_latest(recorder: Any, directory: Path, status: str = "complete") -> None:
     """Write the run's findings and summaries (atomically, file by file)."""
     directory.mkdir(parents=True, exist_ok=True)
-    data = {"versions": versions(), **recorder.to_dict()}
+    cases = {b: sum(n for (kb, _), n in recorder.outcomes.items() if kb == b) for b in sorted({b for b, _ in recorder.outcomes})}
+    data = {"versions": versions(), "run": {"status": status, "cases": cases}, **recorder.to_dict()}
     known = [{"backend": b, "id": i, "kind": k, "count": n} for (b, i, k), n in sorted(recorder.known.items())]
     findings = [{"kind": "new", "signature": s, **e} for s, e in recorder.new.items()] + \
                [{"kind": f"known-{k['kind']}", **k} for k in known]
     _write(directory / "findings.json", json.dumps({**data, "findings": findings}, indent=1))
 
-    md = ["# Roundtrip run", "", "Versions: " + ", ".join(f"{k} {v}" for k, v in versions().items()), "",
+    md = ["# Roundtrip run", "", f"Run: {STATUS[status]}.", "",
+          "Cases completed: " + ", ".join(f"{b} {n}" for b, n in cases.items()), "",
+          "Versions: " + ", ".join(f"{k} {v}" for k, v in versions().items()), "",
           "## Outcomes per backend", "", _markdown_table(_HEADER, _rows(recorder)), ""]
     if recorder.new:
         md += ["## New findings", ""] + [f"- **{e['backend']}** {e['outcome']}: {e['headline']}  \n"
@@ -93,6 +135,7 @@ def write_latest(recorder: Any, directory: Path) -> None:
         return f"<table border=1 cellpadding=3><tr>{head}</tr>{body}</table>"
 
     parts = ["<!doctype html><meta charset=utf-8><title>Roundtrip run</title><h1>Roundtrip run</h1>",
+             f"<p>Run: {html.escape(STATUS[status])}.</p>",
              f"<p>{html.escape(', '.join(f'{k} {v}' for k, v in versions().items()))}</p>",
              "<h2>Outcomes per backend</h2>", table(_HEADER, _rows(recorder))]
     for b in sorted(recorder.features):
@@ -106,3 +149,27 @@ def _write(path: Path, text: str) -> None:
     tmp = path.with_suffix(path.suffix + f".tmp{os.getpid()}")
     tmp.write_text(text)
     os.replace(tmp, path)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Rebuild a run's reports from its journals (a run killed before it could)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m reports.summary", description=main.__doc__)
+    parser.add_argument("directory", nargs="?", default=str(Path(__file__).parent / "latest"),
+                        help="the run's reports directory (default reports/latest)")
+    directory = Path(parser.parse_args(argv).directory)
+    if not any(directory.glob("journal-*.jsonl")):
+        print(f"{directory}: no journal-*.jsonl: nothing to rebuild")
+        return 1
+    recorder, status = rebuild(directory)
+    write_latest(recorder, directory, status)
+    print(f"run: {STATUS[status]}\n{outcome_table(recorder)}\nreports: {directory}/")
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    raise SystemExit(main())

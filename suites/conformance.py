@@ -12,6 +12,7 @@ import shlex
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from hypothesis import core, given, seed, settings
@@ -64,7 +65,13 @@ class ConformanceFailure(AssertionError):
 
 @dataclass
 class Recorder:
-    """Counts outcomes per backend, and known and new findings by signature."""
+    """Counts outcomes per backend, and known and new findings by signature.
+
+    With a ``journal`` (a path), every record is also appended to it as a JSON line,
+    flushed as it is written: a process that is interrupted or killed loses at most the
+    case in flight, and ``from_journals`` rebuilds the counts from what the processes of
+    a run wrote (``reports.summary`` builds every report that way).
+    """
 
     outcomes: Counter = field(default_factory=Counter)
     known: Counter = field(default_factory=Counter)
@@ -74,26 +81,60 @@ class Recorder:
     seconds: Counter = field(default_factory=Counter)
     #: backend -> feature -> outcome -> count (features: container kinds, dtypes, special leaves)
     features: dict[str, dict[str, Counter]] = field(default_factory=dict)
+    journal: str | None = None
 
     def record(self, case: Case, verdict: Verdict, known: Known | None) -> None:
-        self.outcomes[(verdict.backend, verdict.outcome)] += 1
-        self.seconds[verdict.backend] += verdict.seconds
-        if known is not None:
-            self.known[(verdict.backend, known.id, known.kind)] += 1
-        for note in verdict.notes:
-            self.deviations[(verdict.backend, note)] += 1
-        per_backend = self.features.setdefault(verdict.backend, {})
-        for feature in case_features(case):
-            per_backend.setdefault(feature, Counter())[verdict.outcome] += 1
+        self._case({"backend": verdict.backend, "outcome": verdict.outcome, "seconds": verdict.seconds,
+                    "known": [known.id, known.kind] if known is not None else None, "notes": list(verdict.notes),
+                    "features": sorted(case_features(case))})
 
     def record_new(self, failure: ConformanceFailure) -> None:
-        entry = self.new.setdefault(failure.verdict.signature(), {
+        self._new(failure.verdict.signature(), {
             "backend": failure.verdict.backend, "outcome": failure.verdict.outcome,
             "headline": failure.verdict.headline(), "case": case_to_json(failure.case),
             "options": failure.options, "replay": replay_command(failure.backend_spec, failure.case, failure.options),
-            "count": 0,
         })
-        entry["count"] += 1
+
+    def _case(self, r: dict[str, Any]) -> None:
+        backend, outcome = r["backend"], r["outcome"]
+        self.outcomes[(backend, outcome)] += 1
+        self.seconds[backend] += r["seconds"]
+        if r["known"] is not None:
+            self.known[(backend, *r["known"])] += 1
+        for note in r["notes"]:
+            self.deviations[(backend, note)] += 1
+        per_backend = self.features.setdefault(backend, {})
+        for feature in r["features"]:
+            per_backend.setdefault(feature, Counter())[outcome] += 1
+        self._write({"case": r})
+
+    def _new(self, signature: str, entry: dict[str, Any]) -> None:
+        self.new.setdefault(signature, {**entry, "count": 0})["count"] += 1
+        self._write({"new": {"signature": signature, **entry}})
+
+    def _write(self, record: dict[str, Any]) -> None:
+        if self.journal is not None:
+            # Opened per record: a line is whole on disk once this returns, and the
+            # file survives a fork; appends of one line from one process never interleave.
+            with open(self.journal, "a") as out:
+                out.write(json.dumps(record, sort_keys=True) + "\n")
+
+    @classmethod
+    def from_journals(cls, paths: list[Path]) -> Recorder:
+        """The counts the journals add up to. A last line cut short by a kill is skipped."""
+        rebuilt = cls()
+        for path in sorted(paths):
+            for line in path.read_text().splitlines():
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                if "case" in record:
+                    rebuilt._case(record["case"])
+                elif "new" in record:
+                    entry = dict(record["new"])
+                    rebuilt._new(entry.pop("signature"), entry)
+        return rebuilt
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -104,20 +145,6 @@ class Recorder:
             "features": {b: {f: dict(c) for f, c in fs.items()} for b, fs in self.features.items()},
             "seconds": dict(self.seconds),
         }
-
-    def merge(self, data: dict[str, Any]) -> None:
-        for b, o, n in data["outcomes"]:
-            self.outcomes[(b, o)] += n
-        for b, i, k, n in data["known"]:
-            self.known[(b, i, k)] += n
-        for sig, entry in data["new"].items():
-            self.new.setdefault(sig, {**entry, "count": 0})["count"] += entry["count"]
-        for b, d, n in data["deviations"]:
-            self.deviations[(b, d)] += n
-        self.seconds.update(data["seconds"])
-        for b, fs in data["features"].items():
-            for f, c in fs.items():
-                self.features.setdefault(b, {}).setdefault(f, Counter()).update(c)
 
 
 def case_features(case: Case) -> set[str]:

@@ -40,6 +40,10 @@ def _serve(conn: Connection, log_path: str | None) -> None:
     import torch
 
     _quiet(log_path)
+    # Ctrl-C and SIGTERM reach the whole process group: the pytest process decides what
+    # to do with the case in flight; this one ends when its pipe closes.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     warnings.simplefilter("ignore")
     logging.disable(logging.WARNING)
     # One thread per worker: the suite runs one case per core (pytest -n), and the
