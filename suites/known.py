@@ -49,6 +49,11 @@ class Known:
         return re.search(self.pattern, verdict.signature()) is not None
 
 
+#: A mutation never applied: the state left as it was, or a later read of it returning
+#: the old contents (matched on the ops of ``strategies.ops.state``).
+_STATE_NOT_UPDATED = r"/mismatch/(state mutation_lost|values: \w+) @(buffer_update|input_update|counter)"
+
+
 def _only_lost_mutations(verdict: Verdict) -> bool:
     """Every difference is a mutation not written back: a frontend that documents that it
     drops mutations is then within its promise (an ``unsupported`` row may say so)."""
@@ -152,12 +157,12 @@ KNOWN: tuple[Known, ...] = (
           "(the population variance), PyTorch's default (correction=1) is 2.3333. from_exported_program, which "
           "sees the decomposed ops, gets it right. Found by the float64 precision benchmark."),
     Known("tvm-fx-inplace-ops-rebound", ("tvm-fx",), "bug",
-          r"/mismatch/(state mutation_lost|values: \w+) @(buffer_update|input_update|counter)",
+          _STATE_NOT_UPDATED,
           "from_fx converts the in-place ops it maps (copy_, clamp_, iadd on a buffer) into new values: the buffer "
           "or input is never updated, and a later read of it in the same forward (`self.s.copy_(x); return "
           "self.s`) returns the old contents. Undocumented; silently wrong output and state."),
     Known("tvm-dynamo-inplace-ops-eliminated", ("tvm-dynamo",), "bug",
-          r"/mismatch/(state mutation_lost|values: \w+) @(buffer_update|input_update|counter)",
+          _STATE_NOT_UPDATED,
           "relax_dynamo drops in-place updates of buffers and inputs: its backend runs "
           "graph.eliminate_dead_code(), which deletes add_/mul_/clamp_ nodes whose result is unused, so the state "
           "is never updated and a later read returns the old contents. torch.compile promises eager semantics."),

@@ -16,7 +16,7 @@ from torch.utils import _pytree as pytree
 
 from .backends.base import Contract
 
-__all__ = ["TOLERANCES", "Difference", "compare", "describe"]
+__all__ = ["TOLERANCES", "Difference", "compare", "describe", "dtype_name"]
 
 #: (rtol, atol) per float dtype, before a leaf's own error bound widens atol (below).
 #:
@@ -103,7 +103,7 @@ def _children(obj: Any) -> list[tuple[str, Any]] | None:
     return None
 
 
-def _dtype_name(t: torch.Tensor) -> str:
+def dtype_name(t: torch.Tensor) -> str:
     return str(t.dtype).removeprefix("torch.")
 
 
@@ -120,7 +120,7 @@ def _compare_tensors(path: str, expected: torch.Tensor, actual: torch.Tensor, er
         where = (actual != expected).nonzero()[0].tolist()
         return Difference(path, "values", "identical integer/bool values", "different values",
                           f"first difference at index {where}: expected {expected[tuple(where)].item()}, "
-                          f"got {actual[tuple(where)].item()}", _dtype_name(expected))
+                          f"got {actual[tuple(where)].item()}", dtype_name(expected))
     rtol, atol = TOLERANCES.get(expected.dtype, (1e-5, 1e-8))
     # Eager's own rounding error along the program that computed the leaf (bounded by
     # the generator, see strategies.ops.base): two valid results differ by twice it.
@@ -130,7 +130,7 @@ def _compare_tensors(path: str, expected: torch.Tensor, actual: torch.Tensor, er
     except AssertionError as exc:
         lines = [line.strip() for line in str(exc).splitlines() if "difference" in line or "Mismatched" in line]
         return Difference(path, "values", f"values within rtol={rtol}, atol={atol}", "values outside",
-                          "; ".join(lines), _dtype_name(expected))
+                          "; ".join(lines), dtype_name(expected))
     return None
 
 

@@ -24,7 +24,7 @@ from strategies.ops import TensorType, TupleType
 from strategies.render import program_types
 
 from .backends.base import Backend, CompileContext, Contract, HarnessError
-from .oracle import Difference, compare
+from .oracle import Difference, compare, dtype_name
 
 __all__ = ["OUTCOMES", "Verdict", "execute", "load_backend", "BUILTIN_BACKENDS"]
 
@@ -217,7 +217,7 @@ def _state_differences(run: _Run, error_at: Callable[[str], float]) -> list[Diff
                     and torch.equal(actual[name].cpu(), before) and not torch.equal(value, before)):
                 differences = [Difference(where, "mutation_lost", "the value forward left",
                                           "the value before the call (the mutation was not written back)",
-                                          dtype=str(value.dtype).removeprefix("torch."))]
+                                          dtype=dtype_name(value))]
             found += differences
     return found
 

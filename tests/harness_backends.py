@@ -20,6 +20,7 @@ from torch.utils import _pytree as pytree
 
 from suites.backends.base import CompileContext
 from suites.backends.reference import Eager
+from suites.runner import _clone
 
 __all__ = ["DISTORTIONS", "STATE_DISTORTIONS", "Distorting", "Hang", "Killed", "Segfault"]
 
@@ -190,8 +191,7 @@ class LoseInputMutations(Eager):
     name = "distort-lose_input_mutations"
 
     def run(self, compiled: Any, ctx: CompileContext) -> Any:
-        clone = lambda t: t.clone() if isinstance(t, torch.Tensor) else t  # noqa: E731
-        return compiled(*pytree.tree_map(clone, ctx.args), **pytree.tree_map(clone, ctx.kwargs))
+        return compiled(*_clone(ctx.args), **_clone(ctx.kwargs))
 
 
 class ForwardTwice(Eager):
@@ -201,8 +201,7 @@ class ForwardTwice(Eager):
     name = "distort-forward_twice"
 
     def run(self, compiled: Any, ctx: CompileContext) -> Any:
-        clone = lambda t: t.clone() if isinstance(t, torch.Tensor) else t  # noqa: E731
-        compiled(*pytree.tree_map(clone, ctx.args), **pytree.tree_map(clone, ctx.kwargs))
+        compiled(*_clone(ctx.args), **_clone(ctx.kwargs))
         return compiled(*ctx.args, **ctx.kwargs)
 
 

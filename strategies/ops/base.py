@@ -333,6 +333,29 @@ def interval_mul(a: tuple[float, float], b: tuple[float, float]) -> tuple[float,
     return min(products), max(products)
 
 
+def arith_interval(name: str, a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
+    """The range of ``a + b``, ``a - b`` or ``a * b`` (``name``) over two ranges."""
+    if name == "add":
+        return a[0] + b[0], a[1] + b[1]
+    if name == "sub":
+        return a[0] - b[1], a[1] - b[0]
+    return interval_mul(a, b)
+
+
+def arith_error(name: str, a: TensorType | float, b: TensorType | float) -> float:
+    """The error ``a OP b`` inherits from its operands (a Python scalar is exact)."""
+    ea, eb = (t.err if isinstance(t, TensorType) else 0.0 for t in (a, b))
+    if name == "mul":
+        ma, mb = (t.mag if isinstance(t, TensorType) else abs(t) for t in (a, b))
+        return mb * ea + ma * eb + ea * eb
+    return ea + eb
+
+
+def guard_fits(t: TensorType, shift: int) -> bool:
+    """``|x| + shift`` computed in ``t``'s dtype does not wrap (abs(-128) is -128 in int8)."""
+    return t.is_float or t.is_bool or fits(t.dtype, 0, t.mag + shift)
+
+
 def draw_dim(dim_choices: Callable[[TensorType], list[int]], *, keepdim: bool = True) -> DrawAttrs:
     def draw_attrs(draw: Callable, types: tuple[TensorType, ...]) -> dict:
         attrs = {"dim": draw(st.sampled_from(dim_choices(types[0])))}

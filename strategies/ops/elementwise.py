@@ -12,7 +12,6 @@ import math
 from collections.abc import Callable
 from dataclasses import replace
 
-import torch
 from hypothesis import strategies as st
 
 from .base import (
@@ -23,12 +22,15 @@ from .base import (
     Op,
     TensorType,
     Type,
+    arith_error,
+    arith_interval,
     broadcastable,
     derive_bool,
     derive_same,
     dt,
     finish,
     fits,
+    guard_fits,
     in_dtype,
     interval_mul,
     real,
@@ -54,22 +56,6 @@ def _exact(*types: TensorType) -> bool:
     return all(t.exact for t in types)
 
 
-def _interval(name: str, a: tuple[float, float], b: tuple[float, float]) -> tuple[float, float]:
-    if name == "add":
-        return a[0] + b[0], a[1] + b[1]
-    if name == "sub":
-        return a[0] - b[1], a[1] - b[0]
-    return interval_mul(a, b)
-
-
-def _error(name: str, a: TensorType | float, b: TensorType | float) -> float:
-    ea, eb = (t.err if isinstance(t, TensorType) else 0.0 for t in (a, b))
-    if name == "mul":
-        ma, mb = (t.mag if isinstance(t, TensorType) else abs(t) for t in (a, b))
-        return mb * ea + ma * eb + ea * eb
-    return ea + eb
-
-
 def _rng(t: TensorType | float | bool) -> tuple[float, float]:
     return (t.lo, t.hi) if isinstance(t, TensorType) else (float(t), float(t))
 
@@ -82,7 +68,7 @@ def _result_fits(name: str, a: TensorType | float, b: TensorType | float) -> boo
     out = result_dtype(_key(a), _key(b))
     if out == "bool":
         return True  # bool + bool is `or`, bool * bool is `and`: saturating by definition
-    lo, hi = _interval(name, _rng(a), _rng(b))
+    lo, hi = arith_interval(name, _rng(a), _rng(b))
     return fits(out, lo, hi)
 
 
@@ -107,9 +93,9 @@ def _derive_arith(name: str) -> Callable:
         if isinstance(out, TensorType) and out.is_complex:
             # Real and imaginary parts: |re|, |im| <= |a| + |b| (add), 2 |a| |b| (mul).
             m = _rng(a)[1] + _rng(b)[1] if name != "mul" else 2 * max(map(abs, _rng(a))) * max(map(abs, _rng(b)))
-            return finish(out, -m, m, _error(name, a, b) + rounding(out, -m, m, 2))
-        lo, hi = _interval(name, _rng(a), _rng(b))
-        return finish(out, lo, hi, _error(name, a, b) + rounding(out, lo, hi, 1))
+            return finish(out, -m, m, arith_error(name, a, b) + rounding(out, -m, m, 2))
+        lo, hi = arith_interval(name, _rng(a), _rng(b))
+        return finish(out, lo, hi, arith_error(name, a, b) + rounding(out, lo, hi, 1))
 
     return derive
 
@@ -127,7 +113,7 @@ def _divisor(b: str, t: TensorType) -> str:
 
 def _guardable(t: TensorType) -> bool:
     """The guard ``|b| + 1`` does not wrap (``abs(-128)`` is -128 in int8)."""
-    return _nonzero(t) or t.is_float or t.is_bool or fits(t.dtype, 0, t.mag + 1)
+    return _nonzero(t) or guard_fits(t, 1)
 
 
 def _divisor_range(t: TensorType) -> tuple[float, float]:
@@ -310,7 +296,7 @@ def _derive_scalar(name: str) -> Callable:
         result = exact_scalars(types, attrs, out)
         value = attrs["value"]
         if not (isinstance(result, TensorType) and result.is_float and isinstance(value, float)
-                and float(torch.tensor(value, dtype=getattr(torch, result.dtype))) != value):
+                and in_dtype(value, result.dtype) != value):
             return result
         # The scalar itself rounds to the result's dtype (eager computes in it): an error
         # of u |s| in s, which a product or quotient scales by the other operand.

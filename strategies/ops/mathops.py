@@ -25,6 +25,7 @@ from .base import (
     Type,
     finish,
     fits,
+    guard_fits,
     real,
     rounding,
 )
@@ -95,16 +96,11 @@ def _negative(t: TensorType) -> bool:
     return not t.is_bool and t.lo - t.err < 0
 
 
-def _guard_fits(t: TensorType, shift: int) -> bool:
-    # |x| + shift computed in an integer dtype must not wrap (abs(-128) is -128 in int8).
-    return t.is_float or t.is_bool or fits(t.dtype, 0, t.mag + shift)
-
-
 def _plan(spec: _Monotone, t: TensorType) -> bool | None:
     """False: apply f to the operand; True: to its guard; None: neither is defined."""
     out = _out_dtype(t)
     for guarded in (False, True):
-        if guarded and not _guard_fits(t, spec.shift):
+        if guarded and not guard_fits(t, spec.shift):
             return None
         a, b, e = _argument(t, out, guarded, spec.shift)
         if not spec.ok(a - e, b + e):

@@ -25,12 +25,12 @@ from .base import (
     Op,
     TensorType,
     Type,
-    broadcastable,
+    arith_error,
+    arith_interval,
     domain_type,
     empty,
     finish,
     fits,
-    interval_mul,
     result_dtype,
     rounding,
     tensor_key,
@@ -50,11 +50,10 @@ _METHODS = {
 
 def _combined(method: str, target: TensorType, source: TensorType) -> tuple[float, float, float]:
     """(lo, hi, err) of the target after ``method``, before the rounding of the result."""
-    if method in ("add_", "iadd"):
-        return target.lo + source.lo, target.hi + source.hi, target.err + source.err
-    if method == "mul_":
-        lo, hi = interval_mul((target.lo, target.hi), (source.lo, source.hi))
-        return lo, hi, target.mag * source.err + source.mag * target.err + target.err * source.err
+    if method in ("add_", "iadd", "mul_"):
+        name = "mul" if method == "mul_" else "add"
+        lo, hi = arith_interval(name, (target.lo, target.hi), (source.lo, source.hi))
+        return lo, hi, arith_error(name, target, source)
     if method == "clamp_":
         return max(target.lo, source.lo), max(target.hi, source.hi), max(target.err, source.err)
     return source.lo, source.hi, source.err  # copy_
@@ -66,7 +65,8 @@ def _method_ok(method: str, target: TensorType, source: TensorType) -> bool:
     integers fit."""
     if source.is_complex or target.is_complex or source.nonfinite or target.nonfinite:
         return False
-    if not broadcastable(target, source) or len(source.shape) > len(target.shape) or any(
+    # Broadcasting must leave the target's shape as it is.
+    if len(source.shape) > len(target.shape) or any(
             s not in (1, t) for s, t in zip(reversed(source.shape), reversed(target.shape))):
         return False
     if method == "copy_":
@@ -83,9 +83,7 @@ def _method_ok(method: str, target: TensorType, source: TensorType) -> bool:
 
 def _derive_update(method: str, target: TensorType, source: TensorType, out: Type) -> Type:
     lo, hi, err = _combined(method, target, source)
-    if method == "copy_":
-        return finish(out, lo, hi, err)
-    if method == "clamp_":
+    if method in ("copy_", "clamp_"):  # values moved or selected: no rounding
         return finish(out, lo, hi, err)
     return finish(out, lo, hi, err + rounding(out, lo, hi, 1))
 
