@@ -1,7 +1,7 @@
 """What the suite costs and what it finds per minute, measured on this machine.
 
-    python benchmarks/bench_suite.py [--only throughput,shrink,detection,precision,parallel,repeat]
-                                     [--n 300] [--backend NAME ...] [--seeds 3]
+    python benchmarks/bench_suite.py [--only throughput,shrink,detection,precision,parallel,repeat,campaign]
+                                     [--n 300] [--backend NAME ...] [--seeds 3] [--minutes 15]
 
 Sections (all by default):
 
@@ -23,6 +23,11 @@ Sections (all by default):
 - ``parallel``: the ``ci`` profile of the conformance suite with ``-n 1`` and ``-n 2``
   (both ``--shards 2``, as ``scripts/test.sh`` runs it: the same cases).
 - ``repeat``: the ``ci`` profile three times: the outcome counts must be identical.
+- ``campaign``: per backend, the property for a fixed wall-clock budget (``--minutes``,
+  default 15; pin it to one core with ``taskset -c 0``) with the known table hidden, as a
+  fuzzing campaign meets a frontend: distinct signatures found (and which of them the
+  table knows as a bug, knows as unsupported, or does not know), outcome counts and cases
+  per minute. The search power of a generator change, measured.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +60,7 @@ from suites.runner import execute, load_backend  # noqa: E402
 from suites.worker import Worker  # noqa: E402
 
 CPU_BACKENDS = ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo", "inductor", "onnx", "openvino")
-SECTIONS = ("throughput", "shrink", "detection", "precision", "parallel", "repeat")
+SECTIONS = ("throughput", "shrink", "detection", "precision", "parallel", "repeat", "campaign")
 TRIVIAL = Case((Input("x0", "float32", ()),), (Value("input", ("x0",)),), Ref(0))
 #: Real bugs to time the search for: (backend, the known row hidden from the table).
 SHRINK_TARGETS = (("tvm-ep", "tvm-int-reduction-not-promoted"), ("tvm-fx", "tvm-fx-dict-output"),
@@ -280,12 +286,67 @@ def repeat(backends: list[str], runs: int = 3) -> None:
     print(f"- identical: {'yes' if len(set(seen)) == 1 else 'NO'}")
 
 
+class _BudgetSpent(BaseException):
+    """Ends a campaign: not an Exception, so Hypothesis neither shrinks nor records it."""
+
+
+def _campaign_run(spec: str, seconds: float) -> tuple[int, Counter, dict[str, str]]:
+    """One backend for ``seconds`` of wall clock: (cases, outcomes, signature -> what the table says)."""
+    backend = load_backend(spec)
+    worker = Worker(timeout=180)
+    worker.run(spec, TRIVIAL, {})
+    outcomes: Counter = Counter()
+    signatures: dict[str, str] = {}
+    start = time.perf_counter()
+
+    def run_case(case: Case, options: dict[str, Any]) -> Any:
+        if time.perf_counter() - start > seconds:
+            raise _BudgetSpent
+        verdict = worker.run(spec, case, options)
+        outcomes[verdict.outcome] += 1
+        if verdict.outcome != "pass":
+            row = match(verdict)
+            signatures.setdefault(verdict.signature(), f"{row.kind}: {row.id}" if row else "new")
+        return verdict
+
+    # The table hidden: every failure is a finding, set down unshrunk, and the search goes on.
+    check = seed(0)(search_settings(10**9, phases=[Phase.generate])(
+        conformance_property(backend, spec, run_case, Recorder(), keep_going=True, known_row=lambda v: None)))
+    try:
+        check()
+    except _BudgetSpent:
+        pass
+    worker.close()
+    return sum(outcomes.values()), outcomes, signatures
+
+
+def campaign(backends: list[str], minutes: float) -> None:
+    print(f"\n### Campaign: {minutes:g} minutes per backend, known table hidden (worker process)\n")
+    print("| backend | cases | cases/min | outcomes | distinct signatures | the table says: bug / unsupported / new "
+          "(signatures; distinct rows) |")
+    print("|---|---:|---:|---|---:|---|")
+    found: dict[str, dict[str, str]] = {}
+    for spec in backends:
+        n, outcomes, signatures = _campaign_run(spec, minutes * 60)
+        found[spec] = signatures
+        said = Counter(s.split(":")[0] for s in signatures.values())
+        rows = Counter(s.split(":")[0] for s in set(signatures.values()))
+        print(f"| {spec} | {n} | {n / minutes:.0f} | {', '.join(f'{o} {c}' for o, c in sorted(outcomes.items()))} "
+              f"| {len(signatures)} | {said['bug']} / {said['unsupported']} / {said['new']} "
+              f"({rows['bug']} / {rows['unsupported']} rows) |", flush=True)
+    for spec, signatures in found.items():
+        print(f"\n{spec}:")
+        for signature, said in sorted(signatures.items(), key=lambda kv: (kv[1], kv[0])):
+            print(f"- {said}: `{signature}`")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default=",".join(SECTIONS), help=f"comma-separated subset of {SECTIONS}")
     parser.add_argument("--n", type=int, default=300, help="cases per backend for throughput (default 300)")
     parser.add_argument("--backend", action="append", help="backends (default: the CPU ones installed)")
     parser.add_argument("--seeds", type=int, default=3, help="seeds per search for shrink/detection (default 3)")
+    parser.add_argument("--minutes", type=float, default=15, help="wall clock per backend for campaign (default 15)")
     options = parser.parse_args(argv)
     backends = options.backend or [b for b in CPU_BACKENDS if not load_backend(b).unavailable_reason()]
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs; Python {platform.python_version()}, "
@@ -309,6 +370,8 @@ def main(argv: list[str] | None = None) -> None:
         parallel(backends)
     if "repeat" in only:
         repeat(backends)
+    if "campaign" in only:
+        campaign(backends, options.minutes)
 
 
 if __name__ == "__main__":
