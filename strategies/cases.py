@@ -33,7 +33,8 @@ from .ops import (
 )
 from .spec import CONTAINER_KINDS, KEYED_KINDS, Case, Container, Input, Ref, Tree, Value
 
-__all__ = ["ALL_DTYPES", "cases", "dtypes", "input_specs", "output_trees", "shapes"]
+__all__ = ["ALL_DTYPES", "LARGE_SIDES", "MAX_NUMEL", "SIZE_CLASSES", "cases", "dtypes", "input_specs", "large_shapes", "output_trees",
+           "shapes"]
 
 #: float32 first: a dtype shrinks towards the front of this list.
 ALL_DTYPES = ("float32", *(d for d in FLOATS if d != "float32"), *INTS, "bool")
@@ -74,6 +75,33 @@ def shapes(*, max_rank: int = 4, max_side: int = 3, allow_empty: bool = True) ->
         # that they do not drown everything else. Shrinks to 1, not 0.
         side = st.integers(0, 15).map(lambda v: 0 if v == 15 else 1 + v * max_side // 15)
     return st.integers(0, max_rank).flatmap(lambda rank: st.tuples(*[side] * rank))
+
+
+SIZE_CLASSES = ("small", "large")
+#: Sides of the ``large`` size class: powers of two a vectorizer fills (8, 16, 32, 64 lanes)
+#: and the odd sides next to them that leave a tail (9, 17, 33, 65, 127), beside small ones.
+LARGE_SIDES = (1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127)
+#: At most this many elements in one drawn tensor: a case stays fast to run and compare.
+MAX_NUMEL = 2**16
+
+
+@st.composite
+def large_shapes(draw: Callable, *, max_rank: int = 4) -> tuple[int, ...]:
+    """Shapes of the ``large`` size class: sides from ``LARGE_SIDES`` (a 0-size dim one time
+    in 19), at most ``MAX_NUMEL`` elements; each side shrinks to 1.
+
+    A side that would pass the bound is the largest one that fits, so every drawn index
+    is kept (the shrinker sees a stable choice) and a reduction sees 8 to 4096 elements
+    along a dim or over all of it."""
+    rank = draw(st.integers(0, max_rank))
+    shape: list[int] = []
+    room = MAX_NUMEL
+    for _ in range(rank):
+        k = draw(st.integers(0, len(LARGE_SIDES)))
+        side = 0 if k == len(LARGE_SIDES) else max(s for s in LARGE_SIDES[: k + 1] if s <= room)
+        shape.append(side)
+        room //= max(side, 1)
+    return tuple(shape)
 
 
 def input_specs(
@@ -314,12 +342,17 @@ def cases(
     max_inputs: int = 3,
     max_rank: int = 4,
     max_side: int = 3,
+    sizes: Sequence[str] | None = None,
     exportable: bool | None = None,
 ) -> st.SearchStrategy[Case]:
     """Random models, drawn as :class:`~strategies.spec.Case` data.
 
     ``dtypes``, ``containers``, ``op_families`` and ``ops`` focus a run on some names;
     ``max_ops`` bounds the program's length (values computed in ``forward``);
+    ``sizes`` are the size classes a case draws its input shapes from: ``small`` (sides
+    up to ``max_side``; three cases in four, and where a case shrinks to) and ``large``
+    (``large_shapes``: sides up to 127, where compilers vectorize, tile and split
+    reductions);
     ``exportable=True`` leaves out outputs that ``torch.export`` itself rejects (an
     unregistered dict subclass), ``False`` keeps only cases that contain one.
     """
@@ -347,11 +380,16 @@ def cases(
     input_strategy = input_specs(
         dtypes_=st.sampled_from(dtype_pool), max_inputs=max_inputs, shapes_=shapes(max_rank=max_rank, max_side=max_side)
     )
+    large_input_strategy = input_specs(
+        dtypes_=st.sampled_from(dtype_pool), max_inputs=max_inputs, shapes_=large_shapes(max_rank=max_rank))
+    size_classes = _check_choice("sizes", sizes, SIZE_CLASSES)
 
     @st.composite
     def draw_case(draw: Callable) -> Case:
         seed = draw(st.integers(0, 2**31 - 1))
-        inputs = draw(input_strategy)
+        # The size class: small three times in four, and where the draw shrinks to.
+        large = "large" in size_classes and ("small" not in size_classes or draw(st.integers(0, 3)) == 3)
+        inputs = draw(large_input_strategy if large else input_strategy)
         values = draw(_program(inputs, op_names, max_ops, names))
         value_kinds = tuple(v.pytype if v.dtype is None else f"{v.dtype}{v.shape}" for v in values)
         if exportable is False:
@@ -369,13 +407,13 @@ def cases(
     arguments = {k: v for k, v in dict(
         dtypes=dtypes, include_complex=include_complex, containers=containers, op_families=op_families,
         ops=ops, max_ops=max_ops, max_depth=max_depth, max_leaves=max_leaves, max_inputs=max_inputs, max_rank=max_rank,
-        max_side=max_side,
+        max_side=max_side, sizes=sizes,
         exportable=exportable).items() if v != _DEFAULTS[k]}
     return _Named(strategy, "cases(" + ", ".join(f"{k}={v!r}" for k, v in arguments.items()) + ")")
 
 
 _DEFAULTS = dict(dtypes=None, include_complex=False, containers=None, op_families=None, ops=None, max_ops=8, max_depth=4, max_leaves=6,
-                 max_inputs=3, max_rank=4, max_side=3, exportable=None)
+                 max_inputs=3, max_rank=4, max_side=3, sizes=None, exportable=None)
 
 
 class _Named(st.SearchStrategy):

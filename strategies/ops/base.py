@@ -159,9 +159,11 @@ def domain_type(dtype: str, shape: tuple[int, ...], domain: str = "small") -> Te
         raise ValueError(f"domain {domain!r} does not apply to {dtype}")
     if domain == "wide":
         if dtype in FLOATS:
-            return TensorType(dtype, shape, -WIDE_FLOAT[dtype], WIDE_FLOAT[dtype])
+            top = in_dtype(WIDE_FLOAT[dtype], dtype)  # 1e30 in bfloat16 is 1.0002555e30
+            return TensorType(dtype, shape, -top, top)
+        # As random_edge_tensor draws them: [-m - 1, m], within the dtype.
         m = WIDE_INT[dtype]
-        return TensorType(dtype, shape, 0.0 if dtype == "uint8" else float(-m - (dtype == "int8")), float(m))
+        return TensorType(dtype, shape, 0.0 if dtype == "uint8" else float(max(-m - 1, INT_RANGE[dtype][0])), float(m))
     if domain == "extreme":
         if dtype in FLOATS:
             lo, hi = DOMAIN["float"]
