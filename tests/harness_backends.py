@@ -17,12 +17,14 @@ from typing import Any
 
 import torch
 from torch.utils import _pytree as pytree
+from torch.utils._python_dispatch import TorchDispatchMode
 
 from suites.backends.base import CompileContext
 from suites.backends.reference import Eager
 from suites.runner import _clone
 
-__all__ = ["DISTORTIONS", "STATE_DISTORTIONS", "Distorting", "Hang", "Killed", "Segfault"]
+__all__ = ["DISTORTIONS", "STATE_DISTORTIONS", "Distorting", "Hang", "HigherPrecision", "HigherPrecision64", "Killed",
+           "Segfault"]
 
 
 def _rewrite_first(tree: Any, rewrite: Callable[[Any], Any]) -> tuple[Any, bool]:
@@ -120,6 +122,17 @@ def _round_trip(src: torch.dtype, via: torch.dtype) -> Callable[[Any], Any]:
     return rewrite
 
 
+def _vector_tail(node: Any) -> Any:
+    """A vectorized loop that gets the tail wrong: with more than 16 elements and a count
+    that 8 lanes do not divide, the last element is off by one."""
+    if (isinstance(node, torch.Tensor) and node.dtype.is_floating_point and node.numel() > 16
+            and node.numel() % 8 and node.isfinite().all()):
+        flat = node.clone().reshape(-1)
+        flat[-1] += 1
+        return flat.reshape(node.shape)
+    return _UNCHANGED
+
+
 def _nan_to_zero(node: Any) -> Any:
     """NaN lost, as by a relu or max written as ``max(x, 0)``."""
     if isinstance(node, torch.Tensor) and node.dtype.is_floating_point and node.isnan().any():
@@ -143,6 +156,8 @@ DISTORTIONS: dict[str, Callable[[Any], tuple[Any, bool]]] = {
     "float64_via_float32": lambda t: _rewrite_first(t, _round_trip(torch.float64, torch.float32)),
     "int64_via_int32": lambda t: _rewrite_first(t, _round_trip(torch.int64, torch.int32)),
     "nan_to_zero": lambda t: _rewrite_first(t, _nan_to_zero),
+    # Only at sizes past the small class: what the large size class exists for.
+    "vector_tail": lambda t: _rewrite_first(t, _vector_tail),
 }
 
 
@@ -208,6 +223,98 @@ class ForwardTwice(Eager):
 #: Backends that get state wrong (every buffer and input is compared after the call).
 STATE_DISTORTIONS = {cls.name.removeprefix("distort-"): cls
                      for cls in (LoseBufferMutations, LoseInputMutations, ForwardTwice)}
+
+
+class _Widen(TorchDispatchMode):
+    """Every aten op on floats of a ``widen`` dtype runs on the wider dtype instead and
+    its result stays wide; explicit casts and factories to those dtypes go wide too. A
+    view stays a view of its base. An in-place op computes wide and stores into its
+    (narrow) target: the one rounding a store cannot avoid."""
+
+    def __init__(self, widen: dict[torch.dtype, torch.dtype]) -> None:
+        super().__init__()
+        self.widen = widen
+
+    def _wide(self, x: Any) -> Any:
+        if isinstance(x, torch.Tensor) and x.dtype in self.widen:
+            return x.to(self.widen[x.dtype])
+        return self.widen.get(x, x) if isinstance(x, torch.dtype) else x
+
+    def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
+        kwargs = kwargs or {}
+        if func.is_view:  # computes nothing; widening would copy, and a write through it be lost
+            return func(*args, **kwargs)
+        wide_args, wide_kwargs = pytree.tree_map(self._wide, (args, kwargs))
+        out = func(*wide_args, **wide_kwargs)
+        mutated = [i for i, a in enumerate(func._schema.arguments) if a.alias_info is not None and a.alias_info.is_write]
+        if not mutated:
+            return out
+        for i in mutated:  # write the wide result back into the caller's (narrow) tensor
+            target, wide = (args[i], wide_args[i]) if i < len(args) else (kwargs.get(func._schema.arguments[i].name),
+                                                                          wide_kwargs.get(func._schema.arguments[i].name))
+            if isinstance(target, torch.Tensor) and target is not wide:
+                target.copy_(wide)
+        return args[mutated[0]] if mutated[0] < len(args) else out
+
+
+class HigherPrecision(Eager):
+    """A valid compiler that keeps more precision than eager: float16 and bfloat16 (and,
+    with ``widen_float32``, float32) chains computed in a wider float, each output rounded
+    to eager's dtype only at the end, as a fusing compiler does. The suite must pass it:
+    flagging it would be a false alarm (``strategies.ops.base``, the ``err`` rule)."""
+
+    name = "higher-precision"
+    widen = {torch.float16: torch.float32, torch.bfloat16: torch.float32}
+
+    def __init__(self) -> None:
+        #: Runs whose output differed from eager's in some bit: proof that it is not eager.
+        self.differed = 0
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        # Eager's output dtypes, from a run on copies: the rounding at the end needs them.
+        eager = copy.deepcopy(compiled)(*_clone(ctx.args), **_clone(ctx.kwargs))
+        # Inputs, parameters and buffers go wide too: a composite op (attention) checks
+        # its operands' dtypes before the mode sees it.
+        widen = lambda t: t.to(self.widen[t.dtype]) if isinstance(t, torch.Tensor) and t.dtype in self.widen else t  # noqa: E731
+        model = copy.deepcopy(compiled)._apply(widen)
+        args, kwargs = pytree.tree_map(widen, (ctx.args, ctx.kwargs))
+        with _Widen(self.widen):
+            wide = model(*args, **kwargs)
+        # State is stored at the end, in its own dtype.
+        for narrow, stored in zip(compiled.buffers(), model.buffers()):
+            narrow.copy_(stored)
+        for narrow, stored in zip(pytree.tree_leaves((ctx.args, ctx.kwargs)), pytree.tree_leaves((args, kwargs))):
+            if isinstance(narrow, torch.Tensor) and narrow is not stored:
+                narrow.copy_(stored)
+        out = _round_to(wide, eager)
+        pairs = zip(pytree.tree_leaves(out), pytree.tree_leaves(eager))
+        self.differed += any(isinstance(a, torch.Tensor) and not torch.equal(a, b) and not (a.isnan() | b.isnan()).any()
+                             for a, b in pairs)
+        return out
+
+
+def _round_to(wide: Any, like: Any) -> Any:
+    """``wide`` with each tensor cast to the dtype of the same leaf in ``like`` (any
+    container, unregistered dict subclasses included)."""
+    if isinstance(wide, torch.Tensor):
+        return wide.to(like.dtype) if wide.dtype != like.dtype else wide
+    if isinstance(wide, dict):
+        for key in wide:  # a fresh output: rewritten in place, its type kept
+            wide[key] = _round_to(wide[key], like[key])
+        return wide
+    if isinstance(wide, (list, tuple)):
+        items = [_round_to(w, k) for w, k in zip(wide, like)]
+        if isinstance(wide, list):
+            return items
+        return type(wide)(*items) if hasattr(wide, "_fields") else type(wide)(items)
+    return wide
+
+
+class HigherPrecision64(HigherPrecision):
+    """The same, every float (float32 too) computed in float64."""
+
+    name = "higher-precision-64"
+    widen = {torch.float16: torch.float64, torch.bfloat16: torch.float64, torch.float32: torch.float64}
 
 
 def _has(tree: Any, container: type) -> bool:

@@ -566,6 +566,10 @@ def _index_ok(t: TensorType) -> bool:
     return t.rank >= 1 and any(s > 0 for s in t.shape)
 
 
+#: Up to this many indices are drawn one by one (and shrink) and written as a literal.
+_LITERAL_INDICES = 64
+
+
 def _draw_index(kind: str) -> Callable:
     def draw_attrs(draw: Callable, types: tuple[TensorType, ...]) -> dict:
         t = types[0]
@@ -580,6 +584,11 @@ def _draw_index(kind: str) -> Callable:
                 # Broadcast against the input: other dims may be 1.
                 shape = tuple(s if d == dim or not draw(st.booleans()) else min(1, s) for d, s in enumerate(shape))
         count = math.prod(shape)
+        if count > _LITERAL_INDICES:
+            # A large index (a large-size-class input) as an expression, not a literal:
+            # (k * stride + offset) % size over k = 0, 1, ...
+            return {"dim": dim, "index_shape": shape, "stride": draw(st.integers(1, size)),
+                    "offset": draw(st.integers(0, size - 1)), "size": size}
         index = tuple(draw(st.lists(st.integers(0, size - 1), min_size=count, max_size=count)))
         return {"dim": dim, "index": index, "index_shape": shape}
 
@@ -588,9 +597,14 @@ def _draw_index(kind: str) -> Callable:
 
 def _render_index(kind: str) -> Callable:
     def render(o: tuple[str, ...], a: dict, s: str) -> str:
-        index = f"torch.tensor({list(a['index'])!r}).reshape({tuple(a['index_shape'])!r})"
+        if "index" in a:
+            flat = f"torch.tensor({list(a['index'])!r})"
+        else:
+            count = math.prod(a["index_shape"])
+            flat = f"((torch.arange({count}) * {a['stride']} + {a['offset']}) % {a['size']})"
+        index = f"{flat}.reshape({tuple(a['index_shape'])!r})"
         if kind == "index_select":
-            return f"torch.index_select({o[0]}, {a['dim']}, torch.tensor({list(a['index'])!r}))"
+            return f"torch.index_select({o[0]}, {a['dim']}, {flat})"
         if kind == "gather":
             return f"torch.gather({o[0]}, {a['dim']}, {index})"
         return f"torch.take_along_dim({o[0]}, {index}, dim={a['dim']})"
