@@ -46,6 +46,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--shards", type=int, default=1, metavar="N",
                     help="split each backend's examples into N test items, so that -n spreads one backend "
                          "over N processes (each part seeded apart when the run is seeded)")
+    group.addoption("--calibration", choices=("auto", "on", "off", "refresh"), default="auto",
+                    help="leave out what each frontend rejects cleanly, learned in a short pass and cached "
+                         "(suites/calibration.py): auto = on when the budget is at least 4x the pass "
+                         "(nightly, not ci); off = draw everything; refresh = a new pass")
     group.addoption("--no-isolation", action="store_true",
                     help="run cases in the pytest process (faster; a segfault kills the session)")
 

@@ -100,6 +100,16 @@ def _feature_rows(recorder: Any, backend: str, *, ops: bool = False) -> list[lis
     return [[f.removeprefix("op:"), *(str(features[f].get(o, 0)) for o in OUTCOMES)] for f in sorted(features)]
 
 
+def _calibration_rows(recorder: Any) -> list[list[str]]:
+    rows = []
+    for b, calibrated in sorted(recorder.calibration.items()):
+        source = f"{calibrated['cases']} cases{', cached' if calibrated.get('cached') else ''}"
+        rows += [[b, f, e["row"], f"{e['cases']} of {source}"] for f, e in sorted(calibrated["features"].items())]
+        if not calibrated["features"]:
+            rows.append([b, "(nothing)", "", source])
+    return rows
+
+
 def write_latest(recorder: Any, directory: Path, status: str = "complete") -> None:
     """Write the run's findings and summaries (atomically, file by file)."""
     directory.mkdir(parents=True, exist_ok=True)
@@ -124,6 +134,10 @@ def write_latest(recorder: Any, directory: Path, status: str = "complete") -> No
         md += [f"## {b}: outcomes by feature", "", _markdown_table(["feature", *OUTCOMES], _feature_rows(recorder, b)), ""]
     for b in sorted(recorder.features):
         md += [f"## {b}: outcomes by op", "", _markdown_table(["op", *OUTCOMES], _feature_rows(recorder, b, ops=True)), ""]
+    if recorder.calibration:
+        md += ["## Calibrated away (drawn no more: always rejected cleanly in the calibration pass)", "",
+               _markdown_table(["backend", "feature", "rejected by", "cases in the pass"], _calibration_rows(recorder)),
+               "", "Run with `--calibration off` to draw everything.", ""]
     if recorder.deviations:
         md += ["## Documented structure changes", ""] + [f"- {b}: {d} ({n}x)" for (b, d), n in
                                                           sorted(recorder.deviations.items())] + [""]
@@ -138,6 +152,9 @@ def write_latest(recorder: Any, directory: Path, status: str = "complete") -> No
              f"<p>Run: {html.escape(STATUS[status])}.</p>",
              f"<p>{html.escape(', '.join(f'{k} {v}' for k, v in versions().items()))}</p>",
              "<h2>Outcomes per backend</h2>", table(_HEADER, _rows(recorder))]
+    if recorder.calibration:
+        parts += ["<h2>Calibrated away</h2>",
+                  table(["backend", "feature", "rejected by", "cases in the pass"], _calibration_rows(recorder))]
     for b in sorted(recorder.features):
         parts += [f"<h2>{html.escape(b)}: outcomes by feature</h2>", table(["feature", *OUTCOMES], _feature_rows(recorder, b))]
     for b in sorted(recorder.features):

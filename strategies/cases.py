@@ -225,15 +225,18 @@ def _operand_names(op: Op, types: dict[str, Type], mutated: frozenset[str]) -> t
 
 
 def _operand_choices(op: Op, types: dict[str, Type], read: frozenset[str], mutated: frozenset[str], *,
-                     first_only: bool = False) -> list[tuple[str, ...]]:
+                     first_only: bool = False, banned: frozenset[str] = frozenset()) -> list[tuple[str, ...]]:
     """The operand tuples on which ``op`` is defined; with ``first_only``, at most one.
 
     ``read`` and ``mutated`` hold the names read and mutated so far: an op that mutates
-    its first operand takes an input no value has read (see ``strategies.ops.state``)."""
+    its first operand takes an input no value has read (see ``strategies.ops.state``).
+    ``banned`` are dtypes the first operand may not have (``cases(exclude=...)``)."""
     names = _operand_names(op, types, mutated)
     positions = [names] * op.arity
     if op.mutates == "operand":
         positions[0] = tuple(n for n in names if n.startswith("x") and n not in read)
+    if banned and positions:
+        positions[0] = tuple(n for n in positions[0] if getattr(types[n], "dtype", None) not in banned)
     found = []
     for combo in itertools.product(*positions):
         if op.mutates == "operand" and combo[0] in combo[1:]:
@@ -270,12 +273,13 @@ def _draw_stable(draw: Callable, every: Sequence[Any], allowed: Collection[Any])
 
 
 def _offered(ops: tuple[str, ...], types: dict[str, Type], read: frozenset[str],
-             mutated: frozenset[str]) -> dict[str, list[str]]:
+             mutated: frozenset[str], banned: dict[str, frozenset[str]]) -> dict[str, list[str]]:
     """family -> the ops in it that some operands (inputs or earlier values) can feed."""
     offered: dict[str, list[str]] = {}
     for name in ops:
         op = OPS[name]
-        if op.arity == 0 or _operand_choices(op, types, read, mutated, first_only=True):
+        if op.arity == 0 or _operand_choices(op, types, read, mutated, first_only=True,
+                                             banned=banned.get(name, frozenset())):
             offered.setdefault(op.family, []).append(name)
     return offered
 
@@ -290,7 +294,7 @@ _WEIGHT = {"leaf": 3, "special": 3, "none": 2}
 
 @st.composite
 def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], max_values: int,
-             names: tuple[str, ...]) -> tuple[Value, ...]:
+             names: tuple[str, ...], banned: dict[str, frozenset[str]]) -> tuple[Value, ...]:
     """A dataflow program: each value is an op on inputs or earlier values.
 
     Operands are drawn among ``names`` (every input name, then every value name, fixed
@@ -306,7 +310,7 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
         # Like st.lists: one more value (3 times in 4), or stop; shrinks toward fewer.
         if k and not draw(st.integers(0, 3)):
             break
-        offered = _offered(ops, types, frozenset(read), frozenset(mutated))
+        offered = _offered(ops, types, frozenset(read), frozenset(mutated), banned)
         if not offered:
             break
         # Family first, then the op: a family's chance does not grow with its number of
@@ -314,7 +318,8 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
         family = _draw_stable(draw, families, offered)
         op_name = _draw_stable(draw, tuple(n for n in ops if OPS[n].family == family), offered[family])
         op = OPS[op_name]
-        choices = _operand_choices(op, types, frozenset(read), frozenset(mutated))
+        choices = _operand_choices(op, types, frozenset(read), frozenset(mutated),
+                                   banned=banned.get(op_name, frozenset()))
         operands = _draw_stable(draw, _operand_candidates(op.arity, names), choices)
         operand_types = tuple(types[n] for n in operands)
         attrs = op.draw_attrs(draw, operand_types) if op.draw_attrs else {}
@@ -344,6 +349,7 @@ def cases(
     max_side: int = 3,
     sizes: Sequence[str] | None = None,
     exportable: bool | None = None,
+    exclude: Collection[str] | None = None,
 ) -> st.SearchStrategy[Case]:
     """Random models, drawn as :class:`~strategies.spec.Case` data.
 
@@ -354,7 +360,10 @@ def cases(
     (``large_shapes``: sides up to 127, where compilers vectorize, tile and split
     reductions);
     ``exportable=True`` leaves out outputs that ``torch.export`` itself rejects (an
-    unregistered dict subclass), ``False`` keeps only cases that contain one.
+    unregistered dict subclass), ``False`` keeps only cases that contain one;
+    ``exclude`` leaves out features a frontend is known to reject cleanly
+    (``suites.calibration``): ``container:<kind>``, ``op:<name>``, or ``op:<name>@<dtype>``
+    (the op on a first operand of that dtype).
     """
     dtype_pool = _check_choice("dtypes", dtypes, (*ALL_DTYPES, *COMPLEX) if include_complex else ALL_DTYPES)
     kinds = _check_choice("containers", containers, CONTAINER_KINDS)
@@ -365,6 +374,22 @@ def cases(
     op_names = tuple(n for n in _check_choice("ops", ops, tuple(OPS)) if OPS[n].family in families)
     if "input" not in op_names:
         op_names = ("input", *op_names)  # an input can always be returned as it is
+    banned: dict[str, frozenset[str]] = {}
+    for feature in sorted(exclude or ()):
+        kind, _, name = feature.partition(":")
+        name, _, dtype = name.partition("@")
+        if kind == "container" and name in CONTAINER_KINDS and not dtype:
+            kinds = tuple(k for k in kinds if k != name)
+        elif kind == "op" and name in OPS and name != "input" and (not dtype or dtype in (*ALL_DTYPES, *COMPLEX)):
+            if dtype:
+                banned[name] = banned.get(name, frozenset()) | {dtype}
+            else:
+                op_names = tuple(n for n in op_names if n != name)
+        else:
+            raise InvalidArgument(f"exclude={sorted(exclude or ())!r}: {feature!r} is not container:<kind>, "
+                                  "op:<name> or op:<name>@<dtype> (and 'input' stays)")
+    if not kinds:
+        max_depth = 0
     _check_int("max_ops", max_ops, 1, 64)
     names = tuple(f"x{i}" for i in range(max_inputs)) + tuple(f"v{i}" for i in range(max_ops))
     if exportable not in (None, True, False):
@@ -390,7 +415,7 @@ def cases(
         # The size class: small three times in four, and where the draw shrinks to.
         large = "large" in size_classes and ("small" not in size_classes or draw(st.integers(0, 3)) == 3)
         inputs = draw(large_input_strategy if large else input_strategy)
-        values = draw(_program(inputs, op_names, max_ops, names))
+        values = draw(_program(inputs, op_names, max_ops, names, banned))
         value_kinds = tuple(v.pytype if v.dtype is None else f"{v.dtype}{v.shape}" for v in values)
         if exportable is False:
             # At least one unregistered dict subclass, at the root (the simplest place).
@@ -408,12 +433,12 @@ def cases(
         dtypes=dtypes, include_complex=include_complex, containers=containers, op_families=op_families,
         ops=ops, max_ops=max_ops, max_depth=max_depth, max_leaves=max_leaves, max_inputs=max_inputs, max_rank=max_rank,
         max_side=max_side, sizes=sizes,
-        exportable=exportable).items() if v != _DEFAULTS[k]}
+        exportable=exportable, exclude=exclude).items() if v != _DEFAULTS[k]}
     return _Named(strategy, "cases(" + ", ".join(f"{k}={v!r}" for k, v in arguments.items()) + ")")
 
 
 _DEFAULTS = dict(dtypes=None, include_complex=False, containers=None, op_families=None, ops=None, max_ops=8, max_depth=4, max_leaves=6,
-                 max_inputs=3, max_rank=4, max_side=3, sizes=None, exportable=None)
+                 max_inputs=3, max_rank=4, max_side=3, sizes=None, exportable=None, exclude=None)
 
 
 class _Named(st.SearchStrategy):

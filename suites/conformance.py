@@ -81,6 +81,8 @@ class Recorder:
     seconds: Counter = field(default_factory=Counter)
     #: backend -> feature -> outcome -> count (features: container kinds, dtypes, special leaves)
     features: dict[str, dict[str, Counter]] = field(default_factory=dict)
+    #: backend -> what calibration left out of its run (``suites.calibration``)
+    calibration: dict[str, dict[str, Any]] = field(default_factory=dict)
     journal: str | None = None
 
     def record(self, case: Case, verdict: Verdict, known: Known | None) -> None:
@@ -94,6 +96,10 @@ class Recorder:
             "headline": failure.verdict.headline(), "case": case_to_json(failure.case),
             "options": failure.options, "replay": replay_command(failure.backend_spec, failure.case, failure.options),
         })
+
+    def record_calibration(self, backend: str, calibrated: dict[str, Any]) -> None:
+        self.calibration[backend] = calibrated
+        self._write({"calibration": {"backend": backend, **calibrated}})
 
     def _case(self, r: dict[str, Any]) -> None:
         backend, outcome = r["backend"], r["outcome"]
@@ -134,6 +140,9 @@ class Recorder:
                 elif "new" in record:
                     entry = dict(record["new"])
                     rebuilt._new(entry.pop("signature"), entry)
+                elif "calibration" in record:
+                    entry = dict(record["calibration"])
+                    rebuilt.calibration[entry.pop("backend")] = entry
         return rebuilt
 
     def to_dict(self) -> dict[str, Any]:
@@ -144,6 +153,7 @@ class Recorder:
             "deviations": [[b, d, n] for (b, d), n in sorted(self.deviations.items())],
             "features": {b: {f: dict(c) for f, c in fs.items()} for b, fs in self.features.items()},
             "seconds": dict(self.seconds),
+            "calibration": self.calibration,
         }
 
 

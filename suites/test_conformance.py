@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import settings
 
 from reports.corpus import save_finding
+from strategies import cases
+from suites.calibration import calibrate, worth_it
 from suites.conformance import ConformanceFailure, conformance_property
 
 
@@ -12,7 +15,16 @@ from suites.conformance import ConformanceFailure, conformance_property
 def test_outputs_round_trip(backend, backend_spec, shard, run_case, recorder, request):
     """Structure, dtypes, shapes and values come back as eager PyTorch made them."""
     keep_going = request.config.getoption("--keep-going")
-    check = conformance_property(backend, backend_spec, run_case, recorder, keep_going=keep_going, shard=shard)
+    strategy = None
+    mode = request.config.getoption("--calibration")
+    if mode in ("on", "refresh") or mode == "auto" and worth_it(settings().max_examples):
+        calibrated = calibrate(backend, backend_spec, run_case, refresh=mode == "refresh")
+        if shard[0] == 0:  # reported once per backend
+            recorder.record_calibration(backend.name, calibrated)
+        if calibrated["features"]:
+            strategy = cases(exclude=calibrated["features"])
+    check = conformance_property(backend, backend_spec, run_case, recorder, strategy, keep_going=keep_going,
+                                 shard=shard)
     seen_before = set(recorder.new)  # another shard of this backend may have run in this process
     try:
         check()

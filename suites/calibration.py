@@ -1,0 +1,199 @@
+"""Calibration: learn once what a frontend rejects cleanly, and spend a long run elsewhere.
+
+A third of a tvm-ep run was clean rejections of the same few features (an unregistered
+dict subclass, a Python scalar output, a handful of unsupported ops). A short pass
+(``CALIBRATION_CASES`` cases through the real property) learns which features are
+always rejected by an ``unsupported`` row of the known table, and the run then draws
+cases without them (``strategies.cases(exclude=...)``). Features are container kinds,
+ops, and ops on a first operand of one dtype (``calibration_features``).
+
+What is calibrated away:
+
+* only features of which every case in the pass ended ``unsupported`` (a clean rejection
+  the table documents): a feature seen once in a pass, a crash, a hang, a mismatch, a
+  known bug or a new finding is never excluded;
+* and only features that explain rejections themselves: features are chosen greedily,
+  the one that explains the most not-yet-explained rejections first (coarser before
+  finer: an op before the op on one dtype), each explaining at least two, all by one
+  row. An op that only ever appeared beside an unregistered dict subclass is explained
+  by the dict subclass, and stays;
+* and only features confirmed alone: ``PROBES`` cases drawn around the feature (the
+  other learned features left out) must all be rejected by the same row.
+
+The pass is short on purpose: a feature too rare to show in it costs a run little. What
+it finds are the frequent clean rejections (container kinds, Python scalars, mutations,
+common ops) that would take a large share of a long run.
+
+The result is cached per backend (``ROUNDTRIP_CACHE``, default ``.roundtrip/``), keyed by
+the frontend's version, the generator's vocabulary and the known table: any of them
+changing makes a new pass. The report lists what was calibrated away.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from hypothesis import Phase, given, seed, settings
+
+import strategies as gen
+from strategies import Case
+from strategies.ops import OPS, TensorType
+from strategies.render import program_types
+from strategies.spec import CONTAINER_KINDS
+
+from .backends.base import Backend
+from .known import KNOWN, Known
+from .runner import Verdict
+
+__all__ = ["CALIBRATION_CASES", "calibrate", "calibration_features", "learn", "worth_it"]
+
+#: Cases in the calibration pass, per backend.
+CALIBRATION_CASES = 100
+#: A feature is excluded only if it explains at least this many rejections.
+MIN_CASES = 2
+CACHE = Path(os.environ.get("ROUNDTRIP_CACHE", Path(__file__).resolve().parents[1] / ".roundtrip"))
+
+
+def calibration_features(case: Case) -> set[str]:
+    """What the generator can leave out: ``container:<kind>``, ``op:<name>``, and
+    ``op:<name>@<dtype>`` (the op on a first operand of that dtype)."""
+    case = case.pruned()
+    types = program_types(case)
+    found = {f"container:{c.kind}" for c in case.containers()}
+    for value in case.values:
+        if value.op == "input":  # every case needs it
+            continue
+        found.add(f"op:{value.op}")
+        first = types.get(value.operands[0]) if value.operands else None
+        if isinstance(first, TensorType):
+            found.add(f"op:{value.op}@{first.dtype}")
+    return found
+
+
+def learn(records: list[tuple[frozenset[str], str | None]], min_cases: int = MIN_CASES) -> dict[str, dict[str, Any]]:
+    """feature -> {"row", "cases"} from (features of a case, the unsupported row that
+    rejected it, or None for any other outcome); the rule is in the module docstring."""
+    tainted = {f for features, row in records if row is None for f in features}
+    unexplained = [(features, row) for features, row in records if row is not None]
+    chosen: dict[str, dict[str, Any]] = {}
+    while True:
+        counts: Counter = Counter()
+        rows: dict[str, set[str]] = {}
+        for features, row in unexplained:
+            for f in features - tainted:
+                counts[f] += 1
+                rows.setdefault(f, set()).add(row)
+        eligible = [f for f in counts if counts[f] >= min_cases and len(rows[f]) == 1]
+        if not eligible:
+            return chosen
+        best = max(eligible, key=lambda f: (counts[f], -f.count("@"), f))
+        chosen[best] = {"row": next(iter(rows[best])), "cases": counts[best]}
+        unexplained = [(features, row) for features, row in unexplained if best not in features]
+
+
+#: Cases with the feature a probe must see rejected by the same row.
+PROBES = 3
+
+
+class _Enough(BaseException):
+    """Ends a probe: not an Exception, so Hypothesis neither shrinks nor records it."""
+
+
+def _probe_strategy(feature: str, others: set[str]) -> Any:
+    kind, _, name = feature.partition(":")
+    name, _, dtype = name.partition("@")
+    if kind == "container":
+        return gen.cases(containers=[name], exclude=others)
+    return gen.cases(ops=[name], dtypes=[dtype] if dtype else None, exclude=others)
+
+
+def _confirmed(feature: str, row: str, others: set[str], backend: Backend, backend_spec: str,
+               run_case: Callable[[Case, dict[str, Any]], Verdict], known_row: Callable[[Verdict], Known | None]) -> bool:
+    """The feature alone (cases drawn around it, the other learned features left out) is
+    rejected by ``row`` ``PROBES`` times out of ``PROBES``: it is the cause, not a
+    passenger of rejections the pass could not explain otherwise."""
+    seen: list[bool] = []
+
+    def probe(case: Case, options: dict[str, Any]) -> None:
+        if feature not in calibration_features(case):
+            return
+        verdict = run_case(case, options)
+        known = known_row(verdict)
+        seen.append(known is not None and known.kind == "unsupported" and known.id == row)
+        if len(seen) == PROBES or not seen[-1]:
+            raise _Enough
+
+    check = seed(0)(settings(max_examples=50, phases=[Phase.generate], database=None, deadline=None)(
+        given(case=_probe_strategy(feature, others), options=backend.option_strategy())(probe)))
+    try:
+        check()
+    except _Enough:
+        pass
+    return len(seen) == PROBES and all(seen)
+
+
+def worth_it(budget: int) -> bool:
+    """Whether a run of ``budget`` cases per backend calibrates under ``--calibration auto``:
+    when the pass is at most a quarter of the run (not the ``ci`` profile's 300)."""
+    return budget >= 4 * CALIBRATION_CASES
+
+
+def _fingerprint(backend: Backend) -> str:
+    vocabulary = json.dumps([sorted((n, o.family) for n, o in OPS.items()), CONTAINER_KINDS,
+                             [(k.id, k.kind, k.backends, k.pattern, k.stages) for k in KNOWN]])
+    return f"{backend.version()} / generator+table {hashlib.sha256(vocabulary.encode()).hexdigest()[:12]}"
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """One process calibrates a backend; its other shards wait and read the cache."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def calibrate(backend: Backend, backend_spec: str, run_case: Callable[[Case, dict[str, Any]], Verdict], *,
+              refresh: bool = False, known_row: Callable[[Verdict], Known | None] | None = None) -> dict[str, Any]:
+    """The calibration of ``backend``: from the cache when its key matches, else from a
+    pass of ``CALIBRATION_CASES`` cases (derandomised: the same cases every time).
+    Returns {"key", "cases", "features": {feature: {"row", "cases"}}, "cached"}."""
+    from .conformance import Recorder, conformance_property
+    from .known import match
+
+    path = CACHE / "calibration" / f"{backend.name}.json"
+    key = _fingerprint(backend)
+    with _locked(path):
+        if path.exists() and not refresh:
+            stored = json.loads(path.read_text())
+            if stored.get("key") == key:
+                return {**stored, "cached": True}
+        records: list[tuple[frozenset[str], str | None]] = []
+
+        class Collect(Recorder):
+            def record(self, case: Case, verdict: Verdict, known: Known | None) -> None:
+                clean = verdict.outcome == "unsupported" and known is not None
+                records.append((frozenset(calibration_features(case)), known.id if clean else None))
+
+        check = seed(0)(settings(max_examples=CALIBRATION_CASES, phases=[Phase.generate], database=None,
+                                 derandomize=False, deadline=None)(
+            conformance_property(backend, backend_spec, run_case, Collect(), gen.cases(), keep_going=True,
+                                 known_row=known_row or match)))
+        check()
+        learned = learn(records)
+        features = {f: e for f, e in learned.items()
+                    if _confirmed(f, e["row"], set(learned) - {f}, backend, backend_spec, run_case, known_row or match)}
+        result = {"key": key, "cases": len(records), "features": features,
+                  "unconfirmed": sorted(set(learned) - set(features))}
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_text(json.dumps(result, indent=1, sort_keys=True))
+        os.replace(tmp, path)
+        return {**result, "cached": False}

@@ -1,0 +1,104 @@
+"""Calibration (suites/calibration.py): what a frontend rejects cleanly is learned in a
+short pass, cached, and left out of the run; nothing else ever is."""
+
+from __future__ import annotations
+
+import collections
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis.errors import InvalidArgument
+
+from strategies import cases
+from strategies.containers import ModelOutput
+from suites import calibration
+from suites.backends.base import CompileContext
+from suites.backends.reference import Eager
+from suites.calibration import calibrate, calibration_features, learn
+from suites.known import Known
+from suites.runner import execute
+
+
+def _holds(tree: Any, kind: type) -> bool:
+    if isinstance(tree, kind):
+        return True
+    items = tree.values() if isinstance(tree, dict) else tree if isinstance(tree, (list, tuple)) else ()
+    return any(_holds(item, kind) for item in items)
+
+
+class RejectsOrderedDict(Eager):
+    """Rejects OrderedDict outputs cleanly (an error its table documents); crashes on
+    dict subclasses registered like ModelOutput (a bug, not in its table)."""
+
+    name = "harness-rejects-ordered-dict"
+
+    def version(self) -> str:
+        return "harness 1"
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        out = compiled(*ctx.args, **ctx.kwargs)
+        if _holds(out, ModelOutput):
+            raise RuntimeError("lost track of a ModelOutput")
+        if _holds(out, collections.OrderedDict):
+            raise NotImplementedError("OrderedDict outputs are not supported")
+        return out
+
+
+NO_ORDERED_DICT = Known("harness-no-ordered-dict", ("*",), "unsupported",
+                        r"NotImplementedError: OrderedDict outputs are not supported", "")
+
+
+def table(verdict):
+    return NO_ORDERED_DICT if NO_ORDERED_DICT.matches(verdict) else None
+
+
+def test_learn_picks_the_cause_not_what_rode_along():
+    dict_sub, mul, scalar = "container:plain_dict_subclass", "op:mul", "op:const_float"
+    records = [
+        (frozenset({dict_sub, mul}), "no-dict-subclass"),
+        (frozenset({dict_sub, mul}), "no-dict-subclass"),
+        (frozenset({dict_sub}), "no-dict-subclass"),
+        (frozenset({scalar, "op:const_float@float32"}), "no-scalar"),
+        (frozenset({scalar, dict_sub}), "no-dict-subclass"),  # two causes: either row
+        (frozenset({scalar}), "no-scalar"),
+        (frozenset({"op:sum"}), "no-sum"),  # seen once: not enough
+        (frozenset({"op:relu"}), "no-relu"),
+        (frozenset({"op:relu"}), None),  # also passed (or crashed): never excluded
+    ]
+    chosen = learn(records)
+    assert chosen == {dict_sub: {"row": "no-dict-subclass", "cases": 4}, scalar: {"row": "no-scalar", "cases": 2}}
+
+
+def test_a_clean_rejection_is_calibrated_away_cached_and_never_drawn(tmp_path, monkeypatch):
+    monkeypatch.setattr(calibration, "CACHE", tmp_path)
+    backend = RejectsOrderedDict()
+    run = lambda case, options: execute(backend, case, options)  # noqa: E731
+    learned = calibrate(backend, backend.name, run, known_row=table)
+    assert not learned["cached"] and learned["cases"] == calibration.CALIBRATION_CASES
+    # Only the cause: not the ops that rode along, not the ModelOutput (a crash: a bug).
+    assert set(learned["features"]) == {"container:ordered_dict"}, learned["features"]
+    assert learned["features"]["container:ordered_dict"]["row"] == "harness-no-ordered-dict"
+    # The second time, from the cache; a new frontend version makes a new pass.
+    assert calibrate(backend, backend.name, run, known_row=table)["cached"]
+    monkeypatch.setattr(RejectsOrderedDict, "version", lambda self: "harness 2")
+    assert not calibrate(backend, backend.name, run, known_row=table)["cached"]
+
+    @settings(max_examples=200, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(cases(exclude=learned["features"]))
+    def never_drawn(case):
+        assert "container:ordered_dict" not in calibration_features(case)
+
+    never_drawn()
+
+
+def test_an_op_on_one_dtype_is_left_out_alone():
+    @settings(max_examples=300, database=None, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(cases(exclude=["op:relu@float32", "container:dict"]))
+    def check(case):
+        features = calibration_features(case)
+        assert "op:relu@float32" not in features and "container:dict" not in features
+
+    check()
+    with pytest.raises(InvalidArgument):
+        cases(exclude=["op:input"]).example()
