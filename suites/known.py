@@ -37,6 +37,8 @@ class Known:
     link: str = ""
     #: Stages the row applies to; empty = any stage.
     stages: tuple[str, ...] = ()
+    #: A regex one of the verdict's notes (what the adapter saw) must match; empty = any.
+    note: str = ""
 
     def matches(self, verdict: Verdict) -> bool:
         if self.backends != ("*",) and verdict.backend not in self.backends:
@@ -45,6 +47,8 @@ class Known:
             return False
         if self.kind == "unsupported" and verdict.outcome not in ("crash", "unsupported") and not (
                 verdict.outcome == "mismatch" and _only_lost_mutations(verdict)):
+            return False
+        if self.note and not any(re.search(self.note, n) for n in verdict.notes):
             return False
         return re.search(self.pattern, verdict.signature()) is not None
 
@@ -114,13 +118,14 @@ KNOWN: tuple[Known, ...] = (
           "relax_dynamo fails to compile a graph dynamo hands it (same causes as the importer crashes)."),
     # -- TVM: known bugs (silently wrong results) -------------------------------------------
     Known("tvm-int-reduction-not-promoted", TVM, "bug",
-          r"dtype: torch\.int64 -> torch\.\w+ @(sum|prod|cumsum)",
-          "sum/prod/cumsum of bool or small ints keep the input dtype; PyTorch returns int64.",
+          r"dtype: torch\.int64 -> torch\.\w+ @(sum|prod|cumsum|cumprod)",
+          "sum/prod/cumsum/cumprod of bool or small ints keep the input dtype; PyTorch returns int64.",
           "https://github.com/apache/tvm/issues/20230"),
     Known("tvm-arith-result-not-promoted", TVM, "bug",
-          r"dtype: torch\.\w+ -> torch\.\w+ @(add_scalar|add|sub|mul|floor_div|true_div)",
+          r"dtype: torch\.\w+ -> torch\.\w+ @(add_scalar|floordiv_scalar|add|sub|mul|floor_div|true_div)",
           "Mixed-dtype arithmetic returns an operand's dtype instead of PyTorch's promoted one "
-          "(uint8 + 2.5 comes back uint8, uint8 // int16 comes back uint8): silently wrong values."),
+          "(uint8 + 2.5 comes back uint8, int64 // 2.5 comes back int64, uint8 // int16 comes back uint8): "
+          "silently wrong values."),
     Known("tvm-bitwise-zero-dim-promotion", TVM, "bug",
           r"dtype: torch\.\w+ -> torch\.\w+ @bitwise_(and|or|xor)",
           "A 0-d integer tensor widens the result of a bitwise op with a dimensioned one: int8[1] & "
@@ -147,11 +152,12 @@ KNOWN: tuple[Known, ...] = (
           "user outputs ('Only user-facing outputs should be returned', exported_program_translator.py, "
           "ExportedProgramImporter.from_exported_program) and binds buffers as constants. Matches only a mismatch "
           "whose every difference is a lost mutation."),
-    Known("tvm-ep-mutation-returned-as-output", ("tvm-ep",), "bug", r"^tvm-ep/judge/mismatch/container_type: \w+ -> tuple$",
-          "A forward that mutates a buffer or an input and returns no tensor (`return OrderedDict()`) comes back "
-          "as a tuple holding the mutated value: with no user output left, the importer returns the mutation "
-          "outputs it otherwise drops, so the flat result no longer matches the export's out_spec (the only way "
-          "this adapter sees a root container_type mismatch)."),
+    Known("tvm-ep-mutation-returned-as-output", ("tvm-ep",), "bug",
+          r"^tvm-ep/judge/mismatch/(container_type: \w+ -> tuple|arity)$",
+          "A forward that mutates a buffer or an input and returns no tensor (`return OrderedDict()`, `return ()`) "
+          "comes back as a tuple holding the mutated value: with no user output left, the importer returns the "
+          "mutation outputs it otherwise drops. Matched only where the adapter saw leaves come back from an export "
+          "whose out_spec has none.", note=r"^returned [1-9]\d* leaves, the export's out_spec has 0$"),
     Known("tvm-fx-var-std-no-correction", ("tvm-fx", "tvm-dynamo"), "bug", r"/mismatch/values: float\d+ @(var|std)$",
           "torch.var and torch.std ignore Bessel's correction on the FX paths: var([1, 2, 4]) comes back 1.5556 "
           "(the population variance), PyTorch's default (correction=1) is 2.3333. from_exported_program, which "
@@ -183,6 +189,15 @@ KNOWN: tuple[Known, ...] = (
           r"/mismatch/dtype: torch\.float32 -> torch\.(int\d+|uint8|bool) @(div|div_scalar|true_div)",
           "True division of integers or bools (`torch.div(a, b)`, `2 / x`, `mask / 1`) comes back integer or bool: "
           "PyTorch returns float32 (true division promotes to the default float). Silently wrong dtype and values."),
+    # -- TVM: found by the size class and the NaN classes (issue #14) ----------------------------
+    Known("tvm-relu-nan-lost", TVM, "bug", r"/mismatch/values: \w+ NaN lost @relu$",
+          "relu(NaN) comes back 0 in every float dtype: relu is lowered as max(x, 0), which drops NaN; PyTorch (and "
+          "IEEE 754's relu as defined in the torch docs) returns NaN. Silently wrong values on a NaN input."),
+    Known("tvm-bool-true-divide-then-abs-build", TVM, "bug",
+          r"/build/crash/InternalError: Data type T\.bool not supported for absolute op",
+          "abs (or norm(p=1)) of a bool tensor divided by a Python number (`(mask / -2).abs()`) fails the build: "
+          "the true division is not promoted to float (see tvm-int-true-divide-not-promoted), so abs is emitted "
+          "on a bool tensor. Eager computes it in float32."),
     Known("tvm-finiteness-op-dtype", TVM, "bug",
           r"/build/crash/InternalError: Data type T\.\w+ not supported for (finiteness ops|isnan op|isinf op)",
           "isfinite/isnan/isinf of a bool or bfloat16 tensor fails the build with an InternalError (the legalization "
@@ -329,6 +344,14 @@ KNOWN: tuple[Known, ...] = (
           "var/std/var_mean over all elements (no dim) ignore Bessel's correction: var of [[1, 2, 4], [0, 5, 1]] "
           "comes back 3.1389 (the population variance) where PyTorch gives 3.7667; with a dim it is right. A "
           "float64 one is counted under openvino-float64-computed-in-float32 (every float64 value is off)."),
+    Known("openvino-relu-nan-lost", ("openvino",), "bug", r"/mismatch/values: \w+ NaN lost @relu$",
+          "relu(NaN) comes back 0 in every float dtype (the CPU plugin computes max(x, 0)); PyTorch returns NaN."),
+    Known("onnx-cumprod-no-function", ("onnx",), "bug",
+          r"/onnx-export/crash/ConversionError: DispatchError: No ONNX function found for "
+          r"<OpOverload\(op='prims\.prod', overload='default'\)>",
+          "cumprod of any dtype fails the export: its decomposition reaches prims.prod, which torchlib has no "
+          "function for ('No decompositions registered for the real-valued input'). ONNX has no CumProd op; "
+          "eager computes it."),
     Known("openvino-mutations-dropped", ("openvino",), "bug", r"/mismatch/state mutation_lost @",
           "Buffer and input mutations are not written back: convert_model(ExportedProgram) keeps only the user "
           "outputs and bakes buffers in as constants. Undocumented."),

@@ -54,6 +54,9 @@ class Difference:
     #: The leaf's dtype, for a values difference (a float64 off by float32 rounding is
     #: a different bug from an int64 off by a wrap-around).
     dtype: str = ""
+    #: For a float values difference where a special value is involved, which way
+    #: (``NaN lost``, ``NaN made``, ``inf lost``, ``inf made``): one class of bug each.
+    special: str = ""
 
     def __str__(self) -> str:
         where = self.path or "<output>"
@@ -130,8 +133,17 @@ def _compare_tensors(path: str, expected: torch.Tensor, actual: torch.Tensor, er
     except AssertionError as exc:
         lines = [line.strip() for line in str(exc).splitlines() if "difference" in line or "Mismatched" in line]
         return Difference(path, "values", f"values within rtol={rtol}, atol={atol}", "values outside",
-                          "; ".join(lines), dtype_name(expected))
+                          "; ".join(lines), dtype_name(expected), _special(expected, actual))
     return None
+
+
+def _special(expected: torch.Tensor, actual: torch.Tensor) -> str:
+    """The first way NaN or inf went wrong, if one did (NaN before inf, lost before made)."""
+    if expected.is_complex():
+        return ""
+    checks = (("NaN lost", expected.isnan() & ~actual.isnan()), ("NaN made", ~expected.isnan() & actual.isnan()),
+              ("inf lost", expected.isinf() & ~actual.isinf()), ("inf made", ~expected.isinf() & actual.isinf()))
+    return next((name for name, where in checks if where.any()), "")
 
 
 def compare(expected: Any, actual: Any, *, contract: Contract = Contract.EXACT, path: str = "",

@@ -127,7 +127,7 @@ class Verdict:
             what = f"{d['kind']}: {d['expected']} -> {d['actual']}" if d["kind"] in ("dtype", "leaf_type",
                                                                                      "container_type") else d["kind"]
             if d["kind"] == "values" and d.get("dtype"):
-                what += f": {d['dtype']}"
+                what += f": {d['dtype']}" + (f" {d['special']}" if d.get("special") else "")
             if d["path"].startswith("state."):  # a buffer or an input after the call
                 what = f"state {what}"
             what = re.sub(r"\(.*\)", "", what) + (f" @{self.leaf_op}" if self.leaf_op else "")
