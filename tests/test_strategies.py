@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import functools
+import math
 import os
 import shlex
 import subprocess
@@ -47,7 +48,9 @@ from strategies import (
     materialize,
     to_source,
 )
+from strategies.cases import LARGE_SIDES, MAX_NUMEL
 from strategies.ops import domain_type, infer
+from strategies.render import program_types
 from strategies.spec import Tree
 
 #: Explicit settings on every test: a profile loaded by a conftest must not make this
@@ -672,3 +675,38 @@ def test_op_families_option_limits_the_ops(case: Case) -> None:
 @given(cases(exportable=True))
 def test_exportable_option_leaves_out_unregistered_subclasses(case: Case) -> None:
     assert case.exportable
+
+
+# -- 8. sizes ------------------------------------------------------------------------------------
+
+
+def test_large_size_class_reaches_vector_widths_tails_and_long_reductions() -> None:
+    sides: collections.Counter = collections.Counter()
+    reduced: list[int] = []
+
+    @settings(FAST, max_examples=300)
+    @given(cases(sizes=["large"], op_families=["leaf", "reduce"]))
+    def check(case: Case) -> None:
+        for i in case.inputs:
+            assert math.prod(i.shape) <= MAX_NUMEL, i
+            assert all(s == 0 or s in LARGE_SIDES for s in i.shape), i
+            sides.update(i.shape)
+        types = program_types(case)
+        for v in case.values:
+            if OPS[v.op].family == "reduce" and v.operands:
+                t = types[v.operands[0]]
+                attrs = dict(v.attrs)
+                reduced.append(t.shape[attrs["dim"]] if attrs.get("dim") is not None and t.rank else t.numel)
+
+    check()
+    assert {8, 16, 32, 64, 9, 17, 33, 65, 127} <= set(sides), sorted(sides)
+    assert max(reduced) >= 4096 and sum(8 <= n <= 4096 for n in reduced) >= 20, sorted(reduced)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_large_case_shrinks_to_the_smallest_large_shape(seed: int) -> None:
+    """A failure that needs more than 16 elements shrinks to one input of 17 to 33 of them."""
+    case = minimal(lambda c: any(math.prod(i.shape) > 16 for i in c.inputs), seed)
+    assert len(case.inputs) == 1 and 16 < math.prod(case.inputs[0].shape) <= 33, case
+    assert case.inputs[0].dtype == "float32" and case.values == (Value("input", ("x0",), (), "float32",
+                                                                      case.inputs[0].shape),), case
