@@ -54,7 +54,13 @@ EDGES = Case(inputs=(Input("x0", "int64", (2, 3), domain="wide"), Input("x1", "f
                      Input("x2", "float64", (3,), domain="precise")),
              values=(Value("input", ("x0",)), Value("input", ("x1",)), Value("input", ("x2",))),
              output=Container("tuple", (Ref(0), Ref(1), Ref(2))), seed=2)
-CASES = {"nested": NESTED, "bare": BARE, "bfloat16": BFLOAT16, "edges": EDGES}
+#: The large size class: vector tails (51 elements; a sum along 33) for the kernels that
+#: small shapes never reach.
+LARGE = Case(inputs=(Input("x0", "float32", (3, 17)), Input("x1", "float32", (4, 33))),
+             values=(Value("add", ("x0", "x0"), dtype="float32", shape=(3, 17)),
+                     Value("sum", ("x1",), (("dim", 1), ("keepdim", False)), dtype="float32", shape=(4,))),
+             output=Container("tuple", (Ref(0), Ref(1))), seed=4)
+CASES = {"nested": NESTED, "bare": BARE, "bfloat16": BFLOAT16, "edges": EDGES, "large": LARGE}
 
 
 class Recording(Backend):
