@@ -54,8 +54,9 @@ class Difference:
     #: The leaf's dtype, for a values difference (a float64 off by float32 rounding is
     #: a different bug from an int64 off by a wrap-around).
     dtype: str = ""
-    #: For a float values difference where a special value is involved, which way
-    #: (``NaN lost``, ``NaN made``, ``inf lost``, ``inf made``): one class of bug each.
+    #: A class of its own within the kind: for a float values difference where a
+    #: special value is involved, which way (``NaN lost``, ``NaN made``, ``inf lost``,
+    #: ``inf made``); for a lost mutation, ``0-d`` state.
     special: str = ""
 
     def __str__(self) -> str:

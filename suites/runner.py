@@ -127,7 +127,9 @@ class Verdict:
             what = f"{d['kind']}: {d['expected']} -> {d['actual']}" if d["kind"] in ("dtype", "leaf_type",
                                                                                      "container_type") else d["kind"]
             if d["kind"] == "values" and d.get("dtype"):
-                what += f": {d['dtype']}" + (f" {d['special']}" if d.get("special") else "")
+                what += f": {d['dtype']}"
+            if d["kind"] in ("values", "mutation_lost") and d.get("special"):
+                what += f" {d['special']}"  # NaN lost, 0-d, ...: a class of its own
             if d["path"].startswith("state."):  # a buffer or an input after the call
                 what = f"state {what}"
             what = re.sub(r"\(.*\)", "", what) + (f" @{self.leaf_op}" if self.leaf_op else "")
@@ -217,7 +219,7 @@ def _state_differences(run: _Run, error_at: Callable[[str], float]) -> list[Diff
                     and torch.equal(actual[name].cpu(), before) and not torch.equal(value, before)):
                 differences = [Difference(where, "mutation_lost", "the value forward left",
                                           "the value before the call (the mutation was not written back)",
-                                          dtype=dtype_name(value))]
+                                          dtype=dtype_name(value), special="0-d" if value.dim() == 0 else "")]
             found += differences
     return found
 

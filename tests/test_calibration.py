@@ -4,6 +4,13 @@ short pass, cached, and left out of the run; nothing else ever is."""
 from __future__ import annotations
 
 import collections
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -45,6 +52,7 @@ class RejectsOrderedDict(Eager):
         return out
 
 
+ROOT = Path(__file__).resolve().parents[1]
 NO_ORDERED_DICT = Known("harness-no-ordered-dict", ("*",), "unsupported",
                         r"NotImplementedError: OrderedDict outputs are not supported", "")
 
@@ -102,3 +110,22 @@ def test_an_op_on_one_dtype_is_left_out_alone():
     check()
     with pytest.raises(InvalidArgument):
         cases(exclude=["op:input"]).example()
+
+
+def test_ctrl_c_during_a_calibration_pass_stops_the_run_and_leaves_no_partial_cache(tmp_path):
+    args = [sys.executable, "-m", "pytest", "suites/test_conformance.py", "-q", "-p", "no:cacheprovider",
+            "-p", "no:xdist", "--calibration", "refresh", "--backend", "tests.harness_backends:Int64ToInt32"]
+    env = {**os.environ, "ROUNDTRIP_PROFILE": "nightly", "ROUNDTRIP_CACHE": str(tmp_path / "cache"),
+           "ROUNDTRIP_CORPUS": str(tmp_path / "corpus"), "ROUNDTRIP_REPORTS": str(tmp_path / "reports")}
+    process = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(4)  # start-up, then inside the pass
+    process.send_signal(signal.SIGINT)
+    try:
+        process.wait(timeout=120)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        pytest.fail("the run did not stop within 120 s of Ctrl-C during calibration")
+    cache = tmp_path / "cache" / "calibration"
+    assert not [p for p in cache.glob("*") if ".tmp" in p.name], list(cache.iterdir())
+    for done in cache.glob("*.json"):  # a pass that finished before the signal is whole
+        assert json.loads(done.read_text())["cases"] == calibration.CALIBRATION_CASES
