@@ -190,9 +190,10 @@ KNOWN: tuple[Known, ...] = (
           "True division of integers or bools (`torch.div(a, b)`, `2 / x`, `mask / 1`) comes back integer or bool: "
           "PyTorch returns float32 (true division promotes to the default float). Silently wrong dtype and values."),
     # -- TVM: found by the size class and the NaN classes (issue #14) ----------------------------
-    Known("tvm-relu-nan-lost", TVM, "bug", r"/mismatch/values: \w+ NaN lost @relu$",
-          "relu(NaN) comes back 0 in every float dtype: relu is lowered as max(x, 0), which drops NaN; PyTorch (and "
-          "IEEE 754's relu as defined in the torch docs) returns NaN. Silently wrong values on a NaN input."),
+    Known("tvm-max-min-nan-lost", TVM, "bug", r"/mismatch/values: \w+ NaN lost @(relu|clamp|maximum|minimum)$",
+          "relu, clamp, maximum and minimum turn NaN into a number in every float dtype: relu(NaN) is 0, "
+          "maximum(NaN, 1) is 1. The Relax max/min lowerings drop NaN; PyTorch propagates it (torch.maximum: "
+          "'If one of the elements being compared is a NaN, then that element is returned'). Silently wrong values."),
     Known("tvm-bool-true-divide-then-abs-build", TVM, "bug",
           r"/build/crash/InternalError: Data type T\.bool not supported for absolute op",
           "abs (or norm(p=1)) of a bool tensor divided by a Python number (`(mask / -2).abs()`) fails the build: "
@@ -269,9 +270,10 @@ KNOWN: tuple[Known, ...] = (
     Known("inductor-rank0-buffer-mutation-dropped", ("inductor",), "bug",
           r"^inductor/judge/mismatch/state mutation_lost 0-d @(buffer_update|counter)$",
           "An in-place update of a 0-d buffer (`self.s.add_(x)`) is not written back when forward returns no tensor "
-          "(`return OrderedDict()`, `return ()`): the buffer keeps its old value. aot_eager does the same, the "
-          "eager backend does not, so it is AOTAutograd's handling of a graph with mutations and no outputs; a "
-          "1-d buffer, or a returned tensor, is fine. Found by the campaign benchmark (issue #14)."),
+          "the graph computes (`return ()`, or only an input as it is: corpus inductor-rank0-buffer-mutation-dropped): "
+          "the buffer keeps its old value. aot_eager does the same, the eager backend does not, so it is "
+          "AOTAutograd's handling of a graph whose only effect is the mutation; a 1-d buffer, or a computed "
+          "output, is fine. Found by the campaign benchmark (issue #14)."),
     Known("onnx-mutations-dropped", ("onnx",), "bug", r"/mismatch/state mutation_lost( 0-d)? @",
           "Buffer and input mutations are not written back: the exporter keeps only the user outputs and turns "
           "buffers into initializers (torch/onnx/_internal/exporter/_core.py: 'TODO: Decide if we should keep "
@@ -350,8 +352,9 @@ KNOWN: tuple[Known, ...] = (
           "var/std/var_mean over all elements (no dim) ignore Bessel's correction: var of [[1, 2, 4], [0, 5, 1]] "
           "comes back 3.1389 (the population variance) where PyTorch gives 3.7667; with a dim it is right. A "
           "float64 one is counted under openvino-float64-computed-in-float32 (every float64 value is off)."),
-    Known("openvino-relu-nan-lost", ("openvino",), "bug", r"/mismatch/values: \w+ NaN lost @relu$",
-          "relu(NaN) comes back 0 in every float dtype (the CPU plugin computes max(x, 0)); PyTorch returns NaN."),
+    Known("openvino-max-min-nan-lost", ("openvino",), "bug", r"/mismatch/values: \w+ NaN lost @(relu|maximum|minimum|amax)$",
+          "relu, maximum, minimum and amax turn NaN into a number (relu(NaN) is 0): the CPU plugin's max/min drop "
+          "NaN; PyTorch propagates it."),
     Known("onnx-cumprod-no-function", ("onnx",), "bug",
           r"/onnx-export/crash/ConversionError: DispatchError: No ONNX function found for "
           r"<OpOverload\(op='prims\.prod', overload='default'\)>",
