@@ -3,6 +3,8 @@ restarts, and the session goes on. Also: the reference backend raises no false a
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import seed, settings
 
@@ -58,12 +60,20 @@ def test_harness_bug_is_not_reported_as_a_backend_bug(worker):
 
 
 def test_reference_has_no_false_positives():
-    """500 generated cases through torch.export and back: no finding at all."""
+    """500 generated cases through torch.export and back: no finding at all, chains and
+    the large size class among them."""
     backend = load_backend("reference")
     recorder = Recorder()
+    drawn = {"large": 0, "chains": 0}
+
+    def run(case, options):
+        drawn["large"] += any(math.prod(i.shape) > 81 for i in case.inputs)
+        drawn["chains"] += len(case.pruned().values) >= 3
+        return execute(backend, case, options)
+
     check = settings(max_examples=500, database=None, deadline=None, derandomize=True)(
-        conformance_property(backend, "reference", lambda case, options: execute(backend, case, options),
-                             recorder, cases(exportable=True)))
+        conformance_property(backend, "reference", run, recorder, cases(exportable=True)))
     check()
     outcomes = {o: n for (_, o), n in recorder.outcomes.items()}
     assert outcomes == {"pass": 500}, outcomes
+    assert drawn["large"] >= 25 and drawn["chains"] >= 50, drawn
