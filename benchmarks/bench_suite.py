@@ -55,7 +55,7 @@ from hypothesis import HealthCheck, Phase, seed, settings  # noqa: E402
 
 from strategies import Case, Input, Ref, Value, materialize  # noqa: E402
 from suites.backends.base import CompileContext  # noqa: E402
-from suites.conformance import ConformanceFailure, Recorder, conformance_property  # noqa: E402
+from suites.conformance import ConformanceFailure, Recorder, StopSearch, conformance_property  # noqa: E402
 from suites.known import KNOWN, Known, match  # noqa: E402
 from suites.runner import execute, load_backend  # noqa: E402
 from suites.worker import Worker  # noqa: E402
@@ -287,10 +287,6 @@ def repeat(backends: list[str], runs: int = 3) -> None:
     print(f"- identical: {'yes' if len(set(seen)) == 1 else 'NO'}")
 
 
-class _BudgetSpent(BaseException):
-    """Ends a campaign: not an Exception, so Hypothesis neither shrinks nor records it."""
-
-
 def _campaign_run(spec: str, seconds: float, calibrated: bool) -> tuple[int, Counter, dict[str, str], list[str]]:
     """One backend for ``seconds`` of wall clock: (cases, outcomes, signature -> what the
     table says, the features calibration left out)."""
@@ -314,7 +310,7 @@ def _campaign_run(spec: str, seconds: float, calibrated: bool) -> tuple[int, Cou
 
     def run_case(case: Case, options: dict[str, Any]) -> Any:
         if time.perf_counter() - start > seconds:
-            raise _BudgetSpent
+            raise StopSearch
         return run_once(case, options)
 
     # Calibration's pass is paid inside the budget (never from the cache here), and what
@@ -326,7 +322,7 @@ def _campaign_run(spec: str, seconds: float, calibrated: bool) -> tuple[int, Cou
                              keep_going=True, known_row=lambda v: None)))
     try:
         check()
-    except _BudgetSpent:
+    except StopSearch:
         pass
     worker.close()
     return sum(outcomes.values()), outcomes, signatures, sorted(left_out)

@@ -50,7 +50,8 @@ from strategies.render import program_types
 from strategies.spec import CONTAINER_KINDS
 
 from .backends.base import Backend
-from .known import KNOWN, Known
+from .conformance import Recorder, StopSearch, conformance_property
+from .known import KNOWN, Known, match
 from .runner import Verdict
 
 __all__ = ["CALIBRATION_CASES", "calibrate", "calibration_features", "learn", "worth_it"]
@@ -103,10 +104,6 @@ def learn(records: list[tuple[frozenset[str], str | None]], min_cases: int = MIN
 PROBES = 3
 
 
-class _Enough(BaseException):
-    """Ends a probe: not an Exception, so Hypothesis neither shrinks nor records it."""
-
-
 def _probe_strategy(feature: str, others: set[str]) -> Any:
     kind, _, name = feature.partition(":")
     name, _, dtype = name.partition("@")
@@ -129,13 +126,13 @@ def _confirmed(feature: str, row: str, others: set[str], backend: Backend, backe
         known = known_row(verdict)
         seen.append(known is not None and known.kind == "unsupported" and known.id == row)
         if len(seen) == PROBES or not seen[-1]:
-            raise _Enough
+            raise StopSearch
 
     check = seed(0)(settings(max_examples=50, phases=[Phase.generate], database=None, deadline=None)(
         given(case=_probe_strategy(feature, others), options=backend.option_strategy())(probe)))
     try:
         check()
-    except _Enough:
+    except StopSearch:
         pass
     return len(seen) == PROBES and all(seen)
 
@@ -166,9 +163,7 @@ def calibrate(backend: Backend, backend_spec: str, run_case: Callable[[Case, dic
     """The calibration of ``backend``: from the cache when its key matches, else from a
     pass of ``CALIBRATION_CASES`` cases (derandomised: the same cases every time).
     Returns {"key", "cases", "features": {feature: {"row", "cases"}}, "cached"}."""
-    from .conformance import Recorder, conformance_property
-    from .known import match
-
+    known_row = known_row or match
     path = CACHE / "calibration" / f"{backend.name}.json"
     key = _fingerprint(backend)
     with _locked(path):
@@ -186,11 +181,11 @@ def calibrate(backend: Backend, backend_spec: str, run_case: Callable[[Case, dic
         check = seed(0)(settings(max_examples=CALIBRATION_CASES, phases=[Phase.generate], database=None,
                                  derandomize=False, deadline=None)(
             conformance_property(backend, backend_spec, run_case, Collect(), gen.cases(), keep_going=True,
-                                 known_row=known_row or match)))
+                                 known_row=known_row)))
         check()
         learned = learn(records)
         features = {f: e for f, e in learned.items()
-                    if _confirmed(f, e["row"], set(learned) - {f}, backend, backend_spec, run_case, known_row or match)}
+                    if _confirmed(f, e["row"], set(learned) - {f}, backend, backend_spec, run_case, known_row)}
         result = {"key": key, "cases": len(records), "features": features,
                   "unconfirmed": sorted(set(learned) - set(features))}
         tmp = path.with_suffix(f".tmp{os.getpid()}")

@@ -25,7 +25,7 @@ from .backends.base import Backend
 from .known import Known, match
 from .runner import Verdict
 
-__all__ = ["ConformanceFailure", "Recorder", "conformance_property", "replay_command"]
+__all__ = ["ConformanceFailure", "Recorder", "StopSearch", "conformance_property", "replay_command"]
 
 RunCase = Callable[[Case, dict[str, Any]], Verdict]
 
@@ -35,6 +35,11 @@ def replay_command(backend_spec: str, case: Case, options: dict[str, Any]) -> st
         f"python -m suites.replay --backend {shlex.quote(backend_spec)} "
         f"--options {shlex.quote(json.dumps(options, sort_keys=True))} --case {shlex.quote(case_to_json(case))}"
     )
+
+
+class StopSearch(BaseException):
+    """Raised from inside a case to end a Hypothesis run at once (a time budget spent,
+    enough probes seen): not an Exception, so Hypothesis neither shrinks nor records it."""
 
 
 class ConformanceFailure(AssertionError):

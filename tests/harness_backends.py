@@ -24,7 +24,7 @@ from suites.backends.reference import Eager
 from suites.runner import _clone
 
 __all__ = ["DISTORTIONS", "STATE_DISTORTIONS", "Distorting", "Hang", "HigherPrecision", "HigherPrecision64", "Killed",
-           "Segfault"]
+           "Segfault", "contains"]
 
 
 def _rewrite_first(tree: Any, rewrite: Callable[[Any], Any]) -> tuple[Any, bool]:
@@ -275,10 +275,10 @@ class HigherPrecision(Eager):
         eager = copy.deepcopy(compiled)(*_clone(ctx.args), **_clone(ctx.kwargs))
         # Inputs, parameters and buffers go wide too: a composite op (attention) checks
         # its operands' dtypes before the mode sees it.
-        widen = lambda t: t.to(self.widen[t.dtype]) if isinstance(t, torch.Tensor) and t.dtype in self.widen else t  # noqa: E731
-        model = copy.deepcopy(compiled)._apply(widen)
-        args, kwargs = pytree.tree_map(widen, (ctx.args, ctx.kwargs))
-        with _Widen(self.widen):
+        mode = _Widen(self.widen)
+        model = copy.deepcopy(compiled)._apply(mode._wide)
+        args, kwargs = pytree.tree_map(mode._wide, (ctx.args, ctx.kwargs))
+        with mode:
             wide = model(*args, **kwargs)
         # State is stored at the end, in its own dtype.
         for narrow, stored in zip(compiled.buffers(), model.buffers()):
@@ -317,11 +317,12 @@ class HigherPrecision64(HigherPrecision):
     widen = {torch.float16: torch.float64, torch.bfloat16: torch.float64, torch.float32: torch.float64}
 
 
-def _has(tree: Any, container: type) -> bool:
+def contains(tree: Any, container: type) -> bool:
+    """Whether an output tree has a ``container`` anywhere in it (itself included)."""
     if isinstance(tree, container):
         return True
     children = tree.values() if isinstance(tree, dict) else tree if isinstance(tree, (tuple, list)) else ()
-    return any(_has(child, container) for child in children)
+    return any(contains(child, container) for child in children)
 
 
 class _Signalled(Eager):
@@ -332,7 +333,7 @@ class _Signalled(Eager):
 
     def run(self, compiled: Any, ctx: CompileContext) -> Any:
         out = super().run(compiled, ctx)
-        if _has(out, self.container):
+        if contains(out, self.container):
             os.kill(os.getpid(), self.dies_by)
         return out
 

@@ -25,13 +25,7 @@ from suites.backends.reference import Eager
 from suites.calibration import calibrate, calibration_features, learn
 from suites.known import Known
 from suites.runner import execute
-
-
-def _holds(tree: Any, kind: type) -> bool:
-    if isinstance(tree, kind):
-        return True
-    items = tree.values() if isinstance(tree, dict) else tree if isinstance(tree, (list, tuple)) else ()
-    return any(_holds(item, kind) for item in items)
+from tests.harness_backends import contains
 
 
 class RejectsOrderedDict(Eager):
@@ -45,9 +39,9 @@ class RejectsOrderedDict(Eager):
 
     def run(self, compiled: Any, ctx: CompileContext) -> Any:
         out = compiled(*ctx.args, **ctx.kwargs)
-        if _holds(out, ModelOutput):
+        if contains(out, ModelOutput):
             raise RuntimeError("lost track of a ModelOutput")
-        if _holds(out, collections.OrderedDict):
+        if contains(out, collections.OrderedDict):
             raise NotImplementedError("OrderedDict outputs are not supported")
         return out
 
