@@ -73,6 +73,14 @@ def search_settings(n: int, **more: Any) -> settings:
     return settings(max_examples=n, deadline=None, database=None, suppress_health_check=list(HealthCheck), **more)
 
 
+def started_worker(spec: str) -> Worker:
+    """A worker process that has run one trivial case: its start-up (imports) is paid
+    once, not by the first case timed."""
+    worker = Worker(timeout=180)
+    worker.run(spec, TRIVIAL, {})
+    return worker
+
+
 def _mib(n: float) -> str:
     return f"{n / 2**20:.0f}"
 
@@ -87,8 +95,7 @@ def throughput(backends: list[str], n: int) -> None:
         if backend.unavailable_reason():
             print(f"| {spec} | skipped: {backend.unavailable_reason()} | | | | |")
             continue
-        worker = Worker(timeout=180)
-        worker.run(spec, TRIVIAL, {})  # start-up (imports) is paid once per session, not per case
+        worker = started_worker(spec)
         ran: list[tuple[Case, dict[str, Any]]] = []
         rss: list[int] = [worker.rss_bytes()]
 
@@ -157,8 +164,7 @@ def shrink(seeds: int) -> None:
         backend = load_backend(spec)
         if backend.unavailable_reason():
             continue
-        worker = Worker(timeout=180)
-        worker.run(spec, TRIVIAL, {})
+        worker = started_worker(spec)
 
         hidden = next(k for k in KNOWN if k.id == row)
         others: set[str] = set()
@@ -294,8 +300,7 @@ def _campaign_run(spec: str, seconds: float, calibrated: bool) -> tuple[int, Cou
     from suites.calibration import calibrate
 
     backend = load_backend(spec)
-    worker = Worker(timeout=180)
-    worker.run(spec, TRIVIAL, {})
+    worker = started_worker(spec)
     outcomes: Counter = Counter()
     signatures: dict[str, str] = {}
     start = time.perf_counter()
