@@ -19,14 +19,20 @@ import fcntl
 import hashlib
 import json
 import os
+import platform
+import re
 import shutil
+import signal
+import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from strategies import Case, case_from_json, case_to_json, to_source
+from strategies import Case, case_from_json, case_to_json
+
+from .reproducer import reproducer_source
 
 __all__ = ["CORPUS", "CorpusError", "Entry", "load_entries", "render_report", "reproducer_source", "save_finding"]
 
@@ -73,88 +79,13 @@ def entry_id(backend: str, signature: str) -> str:
     return f"{backend}-{hashlib.sha1(signature.encode()).hexdigest()[:10]}"
 
 
-# -- the standalone reproducer ---------------------------------------------------------
-
-_CHECK = '''
-def differences(expected, actual, path="", nesting=NESTING):
-    """Where the frontend's output differs from eager PyTorch's (path, what)."""
-    if isinstance(expected, torch.Tensor):
-        if not isinstance(actual, torch.Tensor):
-            return [(path, f"expected a {expected.dtype} tensor, got {type(actual).__name__} {actual!r}")]
-        if actual.dtype != expected.dtype or actual.shape != expected.shape:
-            return [(path, f"expected {expected.dtype}{tuple(expected.shape)}, got {actual.dtype}{tuple(actual.shape)}")]
-        try:
-            torch.testing.assert_close(actual.cpu(), expected, rtol=TOLERANCE.get(expected.dtype, (0, 0))[0],
-                                       atol=TOLERANCE.get(expected.dtype, (0, 0))[1], equal_nan=True)
-        except AssertionError as error:
-            return [(path, "values differ: " + " ".join(str(error).split())[:300])]
-        return []
-    if isinstance(expected, (dict, tuple, list)):
-        if nesting:
-            ok = isinstance(actual, (tuple, list)) and len(actual) == len(expected)
-            pairs = zip(expected.values() if isinstance(expected, dict) else expected, actual) if ok else ()
-            keys = list(expected) if isinstance(expected, dict) else range(len(expected))
-        else:
-            ok = type(actual) is type(expected) and len(actual) == len(expected) and (
-                not isinstance(expected, dict) or list(actual) == list(expected))
-            keys = list(expected) if isinstance(expected, dict) else range(len(expected))
-            pairs = zip(expected.values() if isinstance(expected, dict) else expected,
-                        actual.values() if isinstance(actual, dict) else actual) if ok else ()
-        if not ok:
-            return [(path, f"expected {type(expected).__name__} of {len(expected)}, got {type(actual).__name__} "
-                           f"{actual!r:.200}")]
-        return [d for k, (e, a) in zip(keys, pairs) for d in differences(e, a, f"{path}[{k!r}]", nesting)]
-    if type(actual) is not type(expected) or actual != expected:
-        return [(path, f"expected {type(expected).__name__} {expected!r}, got {type(actual).__name__} {actual!r}")]
-    return []
-'''
-
-_MAIN = '''\
-model = make_model()
-args, kwargs = make_inputs()
-expected = model(*args, **kwargs)
-expected_state = dict(model.named_buffers()), args, kwargs
-# A fresh model and inputs: forward may mutate buffers and inputs in place.
-model = make_model()
-args, kwargs = make_inputs()
-actual = compile_and_run(model, args, kwargs, OPTIONS)
-found = differences(expected, actual, "output")
-# What forward left in the buffers and the inputs, after the one call.
-found += differences(expected_state, (dict(model.named_buffers()), args, kwargs), "state", nesting=False)
-for path, what in found:
-    print(f"{path}: {what}")
-print("BUG REPRODUCES" if found else "no difference: the bug is gone")
-sys.exit(1 if found else 0)
-'''
-
-
-def reproducer_source(case: Case, backend: Any, options: dict[str, Any]) -> str:
-    """``to_source(case)`` plus the frontend call of ``backend`` and the check."""
-    from suites.backends.base import Contract
-    from suites.oracle import TOLERANCES
-
-    tolerances = ", ".join(f"{dtype}: {tol!r}" for dtype, tol in TOLERANCES.items())
-    header = (
-        f"# Reproducer for {backend.name} ({backend.version()}): exits 1 while the bug reproduces.\n"
-        "import sys\n"
-        f"OPTIONS = {json.dumps(options, sort_keys=True)}\n"
-        f"NESTING = {backend.contract is Contract.NESTING}\n"
-    )
-    script = to_source(case, main=_MAIN)
-    body = (
-        f"TOLERANCE = {{{tolerances}}}\n{_CHECK}\n\n{backend.reproducer.strip()}\n"
-    )
-    marker = '\n\nif __name__ == "__main__":'
-    head, _, tail = script.partition(marker)
-    return header + head + "\n\n" + body + marker + tail
-
-
 # -- writing and reading entries -------------------------------------------------------
 
 
 def save_finding(failure: Any, corpus: Path = CORPUS, *, status: str = "open",
-                 upstream: list[str] | None = None, entry: str | None = None) -> Path:
-    """Record a shrunk failure as one entry per signature; count repeat examples."""
+                 upstream: list[str] | None = None, entry: str | None = None, row: str | None = None) -> Path:
+    """Record a shrunk failure as one entry per signature; count repeat examples.
+    ``row``: the known-table row this entry is the evidence for."""
     from reports.summary import versions
     from suites.runner import load_backend
 
@@ -176,6 +107,8 @@ def save_finding(failure: Any, corpus: Path = CORPUS, *, status: str = "open",
             "versions": {**versions(), "frontend": backend.version()}, "count": 1,
             "message": verdict.message[:2000], "differences": verdict.differences[:5],
         }
+        if row is not None:
+            meta["row"] = row
         # A new entry is written aside and renamed into place, so that an interrupted
         # run (Ctrl-C, a killed worker) never leaves a half-written entry behind.
         for stale in corpus.glob(".*.new"):  # left by a process killed mid-write
@@ -184,7 +117,7 @@ def save_finding(failure: Any, corpus: Path = CORPUS, *, status: str = "open",
         staging.mkdir()
         try:
             (staging / "case.json").write_text(case_to_json(failure.case))
-            (staging / "repro.py").write_text(reproducer_source(failure.case, backend, failure.options))
+            (staging / "repro.py").write_text(reproducer_source(failure.case, backend, failure.options, meta))
             (staging / "meta.json").write_text(json.dumps(meta, indent=1, sort_keys=True))
             if directory.exists():  # an incomplete entry (no meta.json): replaced whole
                 shutil.rmtree(directory)
@@ -227,32 +160,157 @@ def load_entries(corpus: Path = CORPUS) -> list[Entry | CorpusError]:
     return found
 
 
+# -- the environment of a finding -----------------------------------------------------
+
+
+def environment(backend: Any) -> dict[str, str]:
+    """Python, torch, the frontend under test and its direct dependencies, installed
+    versions: what its maintainers ask for, nothing of the other frontends."""
+    from importlib.metadata import PackageNotFoundError, requires, version
+
+    found = {"python": platform.python_version(), "machine": platform.machine()}
+    frontend = [backend.distribution, *backend.packages]
+    for dist in ["torch", *frontend]:
+        try:
+            found[dist] = version(dist)
+        except PackageNotFoundError:
+            continue
+    for dist in frontend:
+        try:
+            needs = requires(dist) or []
+        except PackageNotFoundError:
+            continue
+        for requirement in needs:
+            if "extra ==" in requirement:
+                continue
+            name = re.split(r"[ ;<>=!~\[(]", requirement.strip(), maxsplit=1)[0]
+            try:
+                found.setdefault(name, version(name))
+            except PackageNotFoundError:
+                pass
+    return found
+
+
+# -- re-running reproducers ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Run:
+    """One run of an entry's ``repro.py``: what it printed and what that means."""
+
+    verdict: str  # "reproduces" | "gone" | "broken" | "skipped"
+    returncode: int | None
+    output: str
+    why: str = ""
+
+
+def run_reproducer(entry: Entry, timeout: float = 600) -> Run:
+    """Run ``repro.py`` standalone and say whether the recorded bug reproduces: the same
+    error (crash), the failed comparison (mismatch), the same signal (a native crash),
+    or no end (hang). Any other error is a broken reproducer."""
+    from suites.runner import load_backend
+
+    reason = load_backend(entry.meta["backend"]).unavailable_reason()
+    if reason:
+        return Run("skipped", None, "", reason)
+    try:
+        done = subprocess.run([sys.executable, "repro.py"], cwd=entry.path, capture_output=True, text=True,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired as exc:
+        output = (exc.stdout or b"").decode() if isinstance(exc.stdout, bytes) else exc.stdout or ""
+        hang = entry.meta["outcome"] == "hang"
+        return Run("reproduces" if hang else "broken", None, output, f"no end within {timeout:.0f} s")
+    output = _quiet(done.stdout + done.stderr)
+    if done.returncode == 0:
+        return Run("gone", 0, output, "ran to the end: no error, no difference")
+    expected = _expected_error(entry.meta)
+    last = _last_error(output)
+    if done.returncode < 0:
+        signal_name = f"signal {signal.Signals(-done.returncode).name}"
+        ok = signal_name in entry.meta.get("message", "")
+        return Run("reproduces" if ok else "broken", done.returncode, output, f"died of {signal_name}")
+    if entry.meta["outcome"] == "mismatch":
+        ok = last.startswith("AssertionError")
+    else:
+        ok = bool(expected) and expected in output[-4000:]
+    return Run("reproduces" if ok else "broken", done.returncode, output,
+               last if ok else f"expected {expected or 'a failed comparison'}, got {last or 'no error'}")
+
+
+def _quiet(output: str) -> str:
+    """Without TVM's per-build warnings, which say nothing about the bug."""
+    return "\n".join(line for line in output.splitlines()
+                     if not re.search(r"Warning: (BlockBuilder destroyed|Fast mode segfaults)", line)) + "\n"
+
+
+def _expected_error(meta: dict[str, Any]) -> str:
+    """The error type a crash entry recorded (``backend/stage/crash/Type: ...``)."""
+    what = meta["signature"].split("/", 3)[-1]
+    return what.split(":", 1)[0] if meta["outcome"] != "mismatch" and ":" in what else ""
+
+
+def _last_error(output: str) -> str:
+    """The last ``module.Type: message`` line of a traceback, as ``Type: message``."""
+    found = ""
+    for line in output.splitlines():
+        match = re.match(r"^([A-Za-z_][\w.]*(?:Error|Exception|Failure|Failed|Interrupt))\b(.*)$", line)
+        if match:
+            found = match.group(1).rsplit(".", 1)[-1] + match.group(2)
+    return found
+
+
 # -- the upstream report ---------------------------------------------------------------
 
 
-def render_report(entry: Entry) -> str:
-    """A markdown bug report for the frontend's issue tracker."""
-    meta = entry.meta
-    versions = "\n".join(f"- {k}: {v}" for k, v in sorted(meta["versions"].items()))
-    what = "\n".join(
-        f"- `output{d['path']}`: {d['kind']}: expected {d['expected']}, got {d['actual']}"
-        for d in meta.get("differences", [])
-    ) or f"```\n{meta.get('message', '')[:1500]}\n```"
-    related = "\n".join(f"- {link}" for link in meta["upstream"]) or "- none found"
-    repro = (entry.path / "repro.py").read_text()
-    return f"""\
-# [{meta['backend']}] {meta['outcome']}: {meta['headline']}
+def search_terms(meta: dict[str, Any], tracker: str) -> list[str]:
+    """Queries for the tracker's issue search that would find this bug if it is on file."""
+    what = meta["signature"].split("/", 3)[-1]
+    ops = " ".join(meta.get("ops") or ())
+    if meta["outcome"] == "mismatch":
+        words = re.sub(r"torch\.|@[\w.]+|->|[:()]", " ", what)
+        words = " ".join(w for w in words.split() if w not in ("values", "state"))
+    else:
+        message = what.split(":", 1)[-1]
+        words = " ".join(w for w in re.findall(r"[A-Za-z_][\w.]+", message) if w not in ("N", "NAME", "ADDR"))[:80]
+    terms = [f"repo:{tracker} is:issue {ops} {words}".strip()]
+    if meta["outcome"] != "mismatch":
+        terms.append(f"repo:{tracker} is:issue \"{_expected_error(meta)}\" {ops}".strip())
+    return terms
 
-A model whose output is well defined in eager PyTorch comes back different through
-`{meta['backend']}` (options: `{json.dumps(meta['options'], sort_keys=True)}`).
+
+def render_report(entry: Entry, run: Run | None = None) -> str:
+    """A GitHub issue for the frontend's tracker: title, versions, the reproducer, its
+    real output (run here and now unless ``run`` is given), expected vs actual with the
+    numbers, and what to search for first."""
+    from reports.reproducer import title
+    from suites.runner import load_backend
+
+    meta = entry.meta
+    backend = load_backend(meta["backend"])
+    run = run or run_reproducer(entry)
+    env = "\n".join(f"- {k}: {v}" for k, v in environment(backend).items())
+    output = "\n".join(run.output.strip().splitlines()[-40:]) or "(nothing)"
+    shown = [line for line in run.output.splitlines() if re.match(rf"^(eager|{re.escape(backend.name)}):", line)]
+    if meta["outcome"] == "mismatch":
+        what = [f"- at `output{d['path']}`" if not d["path"].startswith("state") else f"- at `{d['path']}`"
+                for d in meta.get("differences", [])[:1]]
+        what = [f"{w} ({d['kind']}): expected {d['expected']}, got {d['actual']}. {d.get('detail', '')}".strip()
+                for w, d in zip(what, meta.get("differences", []), strict=False)]
+        what += [f"- `{line.strip()}`" for line in shown]
+    else:
+        what = [f"- expected: the same result as eager PyTorch (`{shown[0].split(':', 1)[1].strip()}`)"
+                if shown else "- expected: the same result as eager PyTorch",
+                f"- actual: {meta['outcome']} at stage `{meta.get('stage', '?')}`: `{_last_error(run.output) or meta['headline']}`"]
+    related = "\n".join(f"- {link}" for link in meta["upstream"]) or "- none known to Roundtrip"
+    searches = "\n".join(f"- `{t}`" for t in search_terms(meta, backend.tracker))
+    repro = (entry.path / "repro.py").read_text()
+    status = {"reproduces": "reproduces", "gone": "does NOT reproduce any more", "broken": "is broken",
+              "skipped": "was not run"}[run.verdict]
+    return f"""\
+# {title(meta)}
 
 ## Environment
-{versions}
-
-## Expected vs actual
-Expected: what eager PyTorch returns for the same model and inputs.
-
-{what}
+{env}
 
 ## Reproducer
 Needs only torch and the frontend; exits 1 while the bug reproduces.
@@ -260,19 +318,68 @@ Needs only torch and the frontend; exits 1 while the bug reproduces.
 ```python
 {repro}```
 
-## Related reports
+## Output
+Here and now the reproducer {status} (exit code {run.returncode}{'; ' + run.why if run.why else ''}):
+
+```
+{output}
+```
+
+## Expected vs actual
+{chr(10).join(what)}
+
+## Already reported?
+Search first:
+{searches}
+
+Related:
 {related}
 
-<sub>Found and minimised by Roundtrip (signature `{meta['signature']}`, {meta['count']} example(s)).</sub>
+<sub>Found and minimised by Roundtrip: `{meta['signature']}`, {meta['count']} example(s).</sub>
 """
+
+
+def refresh(entry: Entry, run_case: Any | None = None) -> Entry:
+    """Simplify the entry's case (its signature kept, on the installed frontend) and
+    write its reproducer anew."""
+    from suites.runner import load_backend
+    from suites.simplify import simplify
+
+    meta = dict(entry.meta)
+    backend = load_backend(meta["backend"])
+    case = entry.case.pruned()
+    if run_case is not None and not backend.unavailable_reason():
+        verdict = run_case(case, meta["options"])
+        if verdict.signature() == meta["signature"]:
+            case = simplify(case, meta["options"], run_case, meta["signature"])
+            verdict = run_case(case, meta["options"])
+            meta.update(differences=verdict.differences[:5], headline=verdict.headline(), ops=case.ops(),
+                        stage=verdict.stage, message=verdict.message[:2000])
+    _write_atomic(entry.path / "case.json", case_to_json(case))
+    _write_atomic(entry.path / "meta.json", json.dumps(meta, indent=1, sort_keys=True))
+    _write_atomic(entry.path / "repro.py", reproducer_source(case, backend, meta["options"], meta))
+    return load_entry(entry.path)
+
+
+def _selected(names: list[str]) -> list[Entry]:
+    entries = [e for e in load_entries() if isinstance(e, Entry)]
+    return [e for e in entries if not names or e.id in names]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m reports.corpus", description="The regression corpus.")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="one line per entry")
-    render = sub.add_parser("render", help="a markdown upstream bug report for one entry")
+    render = sub.add_parser("render", help="a GitHub-issue-ready markdown report for one entry (runs its repro)")
     render.add_argument("entry", help="the entry's id (its directory name)")
+    verify = sub.add_parser("verify", help="re-run every reproducer against the installed versions")
+    verify.add_argument("entries", nargs="*", help="entry ids (default: all)")
+    refresh_ = sub.add_parser("refresh", help="simplify entries' inputs and write their reproducers anew")
+    refresh_.add_argument("entries", nargs="*", help="entry ids (default: all)")
+    find = sub.add_parser("find", help="find and shrink a known row's bug, and file it as the row's entry")
+    find.add_argument("row", help="the row's id in suites/known.py")
+    find.add_argument("--backend", help="the backend to search (default: each of the row's, in turn)")
+    find.add_argument("--examples", type=int, default=1000, help="cases to try per backend (default 1000)")
     args = parser.parse_args(argv)
     if args.command == "list":
         for item in load_entries():
@@ -282,9 +389,51 @@ def main(argv: list[str] | None = None) -> int:
                 m = item.meta
                 print(f"{item.id:40} {m['status']:10} {m['count']:>4}x  {m['headline'][:90]}")
         return 0
-    entry = load_entry(CORPUS / args.entry)
-    print(render_report(entry))
-    return 0
+    if args.command == "render":
+        print(render_report(load_entry(CORPUS / args.entry)))
+        return 0
+    if args.command == "verify":
+        counts: dict[str, int] = {}
+        for entry in _selected(args.entries):
+            run = run_reproducer(entry)
+            lines = len((entry.path / "repro.py").read_text().splitlines())
+            counts[run.verdict] = counts.get(run.verdict, 0) + 1
+            print(f"{entry.id:45} {entry.meta['status']:10} {run.verdict:11} {lines:>4} lines  {run.why[:90]}",
+                  flush=True)
+        print(", ".join(f"{n} {v}" for v, n in sorted(counts.items())))
+        return 1 if counts.get("broken") else 0
+    from suites.worker import Worker
+
+    worker = Worker(timeout=300)
+    try:
+        if args.command == "refresh":
+            for entry in _selected(args.entries):
+                spec = entry.meta["backend"]
+                entry = refresh(entry, lambda case, options, spec=spec: worker.run(spec, case, options))
+                print(f"{entry.id}: {len((entry.path / 'repro.py').read_text().splitlines())} lines", flush=True)
+            return 0
+        return _find(args.row, args.backend, args.examples, worker)
+    finally:
+        worker.close()
+
+
+def _find(row_id: str, backend_spec: str | None, examples: int, worker: Any) -> int:
+    from suites.hunt import hunt, row
+    from suites.simplify import simplify
+
+    target = row(row_id)
+    for spec in [backend_spec] if backend_spec else [b for b in target.backends if b != "*"]:
+        failure = hunt(target, spec, examples=examples, worker=worker)
+        if failure is None:
+            print(f"{row_id}: not reached on {spec} in {examples} cases")
+            continue
+        def run_case(case: Any, options: dict[str, Any], spec: str = spec) -> Any:
+            return worker.run(spec, case, options)
+        failure.case = simplify(failure.case, failure.options, run_case, failure.verdict.signature())
+        failure.verdict = run_case(failure.case, failure.options)
+        print(f"{row_id}: {save_finding(failure, entry=row_id, row=row_id)}")
+        return 0
+    return 1
 
 
 if __name__ == "__main__":

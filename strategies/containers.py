@@ -6,15 +6,10 @@ same text into every standalone reproducer, so both build identical classes.
 
 from __future__ import annotations
 
-__all__ = ["PRELUDE", "ModelOutput", "PlainDictSubclass"]
+__all__ = ["MODEL_OUTPUT", "PLAIN_DICT_SUBCLASS", "PRELUDE", "ModelOutput", "PlainDictSubclass"]
 
-PRELUDE = '''\
-import collections
-
-import torch
-import torch.utils._pytree as pytree
-
-
+#: The classes, each on its own: a reproducer pastes only those its case returns.
+MODEL_OUTPUT = '''\
 class ModelOutput(collections.OrderedDict):
     """A dict subclass registered with pytree, the way transformers' ModelOutput is."""
 
@@ -26,10 +21,20 @@ pytree.register_pytree_node(
     serialized_type_name="roundtrip.ModelOutput",
     flatten_with_keys_fn=lambda d: ([(pytree.MappingKey(k), v) for k, v in d.items()], list(d.keys())),
 )
-
-
+'''
+PLAIN_DICT_SUBCLASS = '''\
 class PlainDictSubclass(dict):
     """A dict subclass NOT registered with pytree: fine in eager, rejected by torch.export."""
 '''
+PRELUDE = f'''\
+import collections
+
+import torch
+import torch.utils._pytree as pytree
+
+
+{MODEL_OUTPUT}
+
+{PLAIN_DICT_SUBCLASS}'''
 
 exec(compile(PRELUDE, "<roundtrip-prelude>", "exec"), globals())

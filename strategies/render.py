@@ -17,9 +17,9 @@ import torch
 from . import containers
 from .ops import DOMAIN, OPS, Type, domain_type, render_op, state_source, value_type
 from .ops.base import PRECISE_STEPS, WIDE_FLOAT, WIDE_INT
-from .spec import Case, Ref, Tree, case_to_json
+from .spec import Case, Input, Ref, Tree, case_to_json
 
-__all__ = ["materialize", "model_source", "program_types", "to_source"]
+__all__ = ["class_source", "input_source", "materialize", "model_source", "program_types", "to_source"]
 
 
 def program_types(case: Case) -> dict[str, Type]:
@@ -115,8 +115,41 @@ def _render_tree(node: Tree, namedtuples: dict[tuple[str, ...], str]) -> str:
     raise ValueError(f"unknown container kind {node.kind!r}")
 
 
-def model_source(case: Case) -> str:
-    """The model, its inputs and its weights as Python; needs the container prelude."""
+def _number(x: float | int | bool) -> str:
+    if isinstance(x, float) and not math.isfinite(x):
+        return f'float("{x}")'
+    return repr(x)
+
+
+def _nested(flat: list[str], shape: tuple[int, ...]) -> str:
+    if not shape:
+        return flat[0]
+    step = len(flat) // shape[0] if shape[0] else 0
+    return "[" + ", ".join(_nested(flat[k * step:(k + 1) * step], shape[1:]) for k in range(shape[0])) + "]"
+
+
+def input_source(i: Input) -> str:
+    """The expression for an input: its literal ``values`` (see ``Input``), else its draw
+    from the case's seed (``random_tensor``)."""
+    if i.values is None:
+        domain = f", {i.domain!r}" if i.domain != "small" else ""
+        return f"random_tensor({tuple(i.shape)!r}, torch.{i.dtype}, generator{domain})"
+    numel = math.prod(i.shape)
+    flat = [_number(v) for v in i.values]
+    if numel == 0:
+        return f"torch.empty({tuple(i.shape)!r}, dtype=torch.{i.dtype})"
+    if len(flat) == numel:
+        return f"torch.tensor({_nested(flat, tuple(i.shape))}, dtype=torch.{i.dtype})"
+    if len(flat) == 1:
+        return f"torch.full({tuple(i.shape)!r}, {flat[0]}, dtype=torch.{i.dtype})"
+    repeats = -(-numel // len(flat))
+    return (f"torch.tensor([{', '.join(flat)}], dtype=torch.{i.dtype}).repeat({repeats})[:{numel}]"
+            f".reshape{tuple(i.shape)!r}")
+
+
+def class_source(case: Case) -> tuple[list[str], dict[str, str]]:
+    """The namedtuple classes and ``class Model`` as lines; and the state the model
+    registers, by attribute name, with its ``__init__`` expression."""
     types = program_types(case)
     used = case.used()
     namedtuples: dict[tuple[str, ...], str] = {}
@@ -124,17 +157,18 @@ def model_source(case: Case) -> str:
         if c.kind == "namedtuple" and c.keys not in namedtuples:
             namedtuples[c.keys] = f"Output{len(namedtuples)}"
 
-    init, body = [], []
+    init, body, state = [], [], {}
     for i in used:
         value = case.values[i]
         operand_types = tuple(types[o] for o in value.operands)
         attrs = dict(value.attrs)
-        state = state_source(value.op, attrs, operand_types)
-        if state is not None:
+        source = state_source(value.op, attrs, operand_types)
+        if source is not None:
+            state[f"s{i}"] = source
             if OPS[value.op].state_is_buffer:
-                init.append(f"self.register_buffer('s{i}', {state})")
+                init.append(f"self.register_buffer('s{i}', {source})")
             else:
-                init.append(f"self.s{i} = {state}")
+                init.append(f"self.s{i} = {source}")
         rendered = render_op(value.op, value.operands, attrs, operand_types, f"self.s{i}")
         if OPS[value.op].mutates:  # a statement; the value is what it mutated
             body += [rendered, f"v{i} = {f'self.s{i}' if OPS[value.op].mutates == 'state' else value.operands[0]}"]
@@ -144,17 +178,24 @@ def model_source(case: Case) -> str:
     positional = [i.name for i in case.inputs if not i.keyword]
     keyword = [i.name for i in case.inputs if i.keyword]
     signature = ", ".join(["self", *positional, *(["*", *keyword] if keyword else [])])
-    lines = [f"SEED = {case.seed}", ""]
-    lines += [f"{name} = collections.namedtuple({name!r}, {list(keys)!r})" for keys, name in namedtuples.items()]
-    lines += ["", "", "class Model(torch.nn.Module):", "    def __init__(self):", "        super().__init__()"]
-    lines += [f"        {line}" for line in init]
-    lines += ["", f"    def forward({signature}):"]
+    lines = [f"{name} = collections.namedtuple({name!r}, {list(keys)!r})" for keys, name in namedtuples.items()]
+    lines += ["", "", "class Model(torch.nn.Module):"]
+    if init:
+        lines += ["    def __init__(self):", "        super().__init__()", *(f"        {line}" for line in init), ""]
+    lines += [f"    def forward({signature}):"]
     lines += [f"        {line}" for line in body]
-    lines += [f"        return {_render_tree(case.output, namedtuples)}", "", ""]
+    lines.append(f"        return {_render_tree(case.output, namedtuples)}")
+    return lines, state
+
+
+def model_source(case: Case) -> str:
+    """The model, its inputs and its weights as Python; needs the container prelude."""
+    lines = [f"SEED = {case.seed}", "", *class_source(case)[0], "", ""]
     lines += [_SUPPORT, "", "def make_inputs():", "    generator = torch.Generator().manual_seed(SEED)"]
     for i in case.inputs:
-        domain = f", {i.domain!r}" if i.domain != "small" else ""
-        lines.append(f"    {i.name} = random_tensor({tuple(i.shape)!r}, torch.{i.dtype}, generator{domain})")
+        lines.append(f"    {i.name} = {input_source(i)}")
+    positional = [i.name for i in case.inputs if not i.keyword]
+    keyword = [i.name for i in case.inputs if i.keyword]
     args = "".join(f"{n}, " for n in positional)
     kwargs = ", ".join(f"{n!r}: {n}" for n in keyword)
     lines.append(f"    return ({args}), {{{kwargs}}}")

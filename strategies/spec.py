@@ -45,13 +45,16 @@ KEYED_KINDS = (*DICT_KINDS, "namedtuple")
 @dataclass(frozen=True)
 class Input:
     """One model input. Its values come from the case's seed, within ``domain`` (one of
-    ``strategies.ops.DOMAINS``)."""
+    ``strategies.ops.DOMAINS``), unless ``values`` gives them: the elements in row-major
+    order, repeated to fill the shape (one value fills it all). Only the simplifier
+    (``suites.simplify``) sets ``values``, and only to numbers inside the domain."""
 
     name: str
     dtype: str
     shape: tuple[int, ...]
     keyword: bool = False
     domain: str = "small"
+    values: tuple[float | int | bool, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -213,7 +216,8 @@ def case_to_json(case: Case) -> str:
         "inputs": [
             # "domain" only where it is not the default: older cases keep their JSON.
             {"name": i.name, "dtype": i.dtype, "shape": list(i.shape), "keyword": i.keyword,
-             **({"domain": i.domain} if i.domain != "small" else {})}
+             **({"domain": i.domain} if i.domain != "small" else {}),
+             **({"values": list(i.values)} if i.values is not None else {})}
             for i in case.inputs
         ],
         "values": [
@@ -244,7 +248,7 @@ def case_from_json(text: str | dict) -> Case:
             seed=int(obj["seed"]),
             inputs=tuple(
                 Input(i["name"], i["dtype"], tuple(i["shape"]), bool(i.get("keyword", False)),
-                      str(i.get("domain", "small")))
+                      str(i.get("domain", "small")), None if i.get("values") is None else tuple(i["values"]))
                 for i in obj["inputs"]
             ),
             values=tuple(

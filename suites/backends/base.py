@@ -12,17 +12,20 @@ A user points the suite at an adapter of their own with
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import enum
 import importlib.util
-from collections.abc import Iterator
+import inspect
+import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import torch
 from hypothesis import strategies as st
 
-__all__ = ["Backend", "CompileContext", "Contract", "HarnessError", "missing_modules"]
+__all__ = ["Backend", "CompileContext", "Contract", "HarnessError", "Recipe", "missing_modules"]
 
 
 class Contract(str, enum.Enum):
@@ -69,6 +72,54 @@ class CompileContext:
         return self._exported
 
 
+@dataclass(frozen=True)
+class Recipe:
+    """How a standalone reproducer calls the frontend, written out plainly: ``steps`` are
+    (stage, statements) that turn ``model``, ``args`` and ``kwargs`` into ``actual``
+    (torch objects, re-assembled the way a user of the frontend would), the stages named
+    as ``compile``/``run`` name theirs, so that a reproducer of a crash stops at the
+    call that fails. ``helpers`` are the adapter's own module-level functions, pasted
+    by their source: the harness and the reproducers run the same code."""
+
+    steps: tuple[tuple[str, str], ...]
+    imports: str = ""
+    helpers: tuple[Callable[..., Any], ...] = ()
+
+    def until(self, stage: str) -> list[str]:
+        """The statements up to and including ``stage``'s; all of them when no step is
+        that stage's (a crash the worker saw, say)."""
+        stages = [s for s, _ in self.steps]
+        last = stages.index(stage) if stage in stages else len(stages) - 1
+        while last + 1 < len(stages) and stages[last + 1] == stage:
+            last += 1
+        return [line for _, code in self.steps[:last + 1] for line in code.splitlines()]
+
+    def helper_source(self, code: list[str]) -> str:
+        """The helpers ``code`` calls, directly or through another helper, without
+        their docstrings."""
+        sources = {f.__name__: _without_docstring(inspect.getsource(f)) for f in self.helpers}
+        text, needed = "\n".join(code), []
+        changed = True
+        while changed:
+            changed = False
+            for name, source in sources.items():
+                if name not in needed and re.search(rf"\b{name}\(", text):
+                    needed.append(name)
+                    text += "\n" + source
+                    changed = True
+        return "\n\n".join(sources[n] for n in sources if n in needed)
+
+
+def _without_docstring(source: str) -> str:
+    function = ast.parse(source).body[0]
+    first = function.body[0]
+    if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value,
+                                                                                                str)):
+        return source
+    lines = source.splitlines(True)
+    return "".join(lines[:first.lineno - 1] + lines[first.end_lineno:]).replace(":\n\n", ":\n", 1)
+
+
 def missing_modules(*names: str) -> list[str]:
     return [n for n in names if importlib.util.find_spec(n) is None]
 
@@ -89,14 +140,11 @@ class Backend:
     mutation: ClassVar[str] = "written back, as in eager"
     #: The distribution whose version identifies the frontend in reports.
     distribution: ClassVar[str] = "torch"
-    #: Standalone source of ``compile_and_run(model, args, kwargs, options)`` returning
-    #: the outputs as torch objects: pasted into corpus reproducers, which need only
-    #: torch and the frontend. Keep it in step with ``compile``/``run``.
-    reproducer: ClassVar[str] = (
-        "def compile_and_run(model, args, kwargs, options):\n"
-        "    raise SystemExit('this backend has no standalone reproducer: use python -m suites.replay')\n"
-    )
-
+    #: More distributions that make up the frontend (their direct dependencies are
+    #: listed in bug reports too).
+    packages: ClassVar[tuple[str, ...]] = ()
+    #: Where the frontend's bugs are filed (owner/name on GitHub), for search terms.
+    tracker: ClassVar[str] = "pytorch/pytorch"
     def unavailable_reason(self) -> str | None:
         """Why this backend cannot run here, or ``None`` when it can."""
         missing = missing_modules(*self.requires)
@@ -111,6 +159,12 @@ class Backend:
             return f"{self.distribution} {version(self.distribution)}"
         except PackageNotFoundError:
             return f"{self.distribution} (version unknown)"
+
+    def recipe(self, options: dict[str, Any]) -> Recipe:
+        """The frontend call of a standalone reproducer, for these options (see ``Recipe``).
+        Keep it the same code as ``compile``/``run``: share the helpers."""
+        return Recipe(((self.name, f"raise SystemExit('{self.name} has no standalone reproducer: "
+                                   "use python -m suites.replay')"),))
 
     def option_strategy(self) -> st.SearchStrategy[dict[str, Any]]:
         """The frontend options drawn with each case; they shrink to the defaults."""

@@ -15,7 +15,7 @@ from __future__ import annotations
 import shutil
 from typing import Any
 
-from .base import Backend, CompileContext, Contract
+from .base import Backend, CompileContext, Contract, Recipe
 
 __all__ = ["Inductor"]
 
@@ -25,17 +25,15 @@ class Inductor(Backend):
     contract = Contract.EXACT
     mutation = "written back: torch.compile keeps eager semantics, in-place updates of buffers and inputs included"
     distribution = "torch"
-    reproducer = """
-def compile_and_run(model, args, kwargs, options):
-    torch._dynamo.reset()
-    return torch.compile(model)(*args, **kwargs)
-"""
 
     def unavailable_reason(self) -> str | None:
         reason = super().unavailable_reason()
         if reason is None and shutil.which("g++") is None and shutil.which("c++") is None:
             reason = f"{self.name}: Inductor's CPU code generation needs a C++ compiler (g++), and none is on PATH"
         return reason
+
+    def recipe(self, options: dict[str, Any]) -> Recipe:
+        return Recipe((("compile-on-call", "actual = torch.compile(model)(*args, **kwargs)"),))
 
     def compile(self, ctx: CompileContext) -> Any:
         import torch

@@ -24,14 +24,13 @@ decompositions on it).
 
 from __future__ import annotations
 
-import inspect
 import re
 from typing import Any
 
 import torch
 from torch.utils import _pytree as pytree
 
-from .base import Backend, CompileContext, Contract
+from .base import Backend, CompileContext, Contract, Recipe
 
 __all__ = ["OnnxRuntime"]
 
@@ -107,10 +106,6 @@ def _with_root_cause_first(exc: Exception) -> Exception:
         return exc
 
 
-# The reproducer is these helpers' own source: the adapter and corpus scripts cannot drift apart.
-_HELPERS = "\n\n".join(inspect.getsource(f) for f in (to_ort, from_ort, user_output_slots, session_feeds, reassemble))
-
-
 class OnnxRuntime(Backend):
     name = "onnx"
     contract = Contract.FLAT
@@ -118,19 +113,17 @@ class OnnxRuntime(Backend):
                 "'TODO: Decide if we should keep mutated buffers as inputs/outputs'); buffers become initializers")
     requires = ("onnx", "onnxscript", "onnxruntime")
     distribution = "onnxruntime"
-    reproducer = _HELPERS + '''
-
-def compile_and_run(model, args, kwargs, options):
-    import onnxruntime
-
-    exported = torch.export.export(model, args, kwargs)
-    program = torch.onnx.export(exported, args, kwargs=kwargs, dynamo=True, verbose=False)
-    session = onnxruntime.InferenceSession(program.model_proto.SerializeToString(),
-                                           providers=["CPUExecutionProvider"])
-    raw = [from_ort(v) for v in session.run_with_ort_values(None, session_feeds(session, exported, args, kwargs))]
-    # The ONNX graph's outputs are flat: re-assemble them as a user would.
-    return reassemble(raw, exported)[0]
-'''
+    packages = ("onnxscript", "onnx")
+    def recipe(self, options: dict[str, Any]) -> Recipe:
+        return Recipe((
+            ("export", "exported = torch.export.export(model, args, kwargs)"),
+            ("onnx-export", "program = torch.onnx.export(exported, args, kwargs=kwargs, dynamo=True)"),
+            ("session", "session = onnxruntime.InferenceSession(program.model_proto.SerializeToString(), "
+                        "providers=['CPUExecutionProvider'])"),
+            ("run", "raw = [from_ort(v) for v in session.run_with_ort_values(None, session_feeds(session, exported, "
+                    "args, kwargs))]\nactual = reassemble(raw, exported)[0]  # flat: re-assembled as a user would"),
+        ), "import onnxruntime\nfrom torch.utils import _pytree as pytree",
+            (to_ort, from_ort, user_output_slots, session_feeds, reassemble))
 
     def version(self) -> str:
         from importlib.metadata import version

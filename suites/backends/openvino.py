@@ -28,13 +28,12 @@ be told apart from a real wrong value.
 
 from __future__ import annotations
 
-import inspect
 from typing import Any
 
 import torch
 from torch.utils import _pytree as pytree
 
-from .base import Backend, CompileContext, Contract
+from .base import Backend, CompileContext, Contract, Recipe
 
 __all__ = ["CONFIG", "OpenVino"]
 
@@ -94,10 +93,6 @@ def reassemble(raw, exported):
     return pytree.tree_unflatten([next(outputs) if s else None for s in slots], exported.call_spec.out_spec), True
 
 
-# The reproducer is these helpers' own source: the adapter and corpus scripts cannot drift apart.
-_HELPERS = "\n\n".join(inspect.getsource(f) for f in (to_ov, from_ov, infer, reassemble))
-
-
 class OpenVino(Backend):
     name = "openvino"
     contract = Contract.FLAT
@@ -105,17 +100,14 @@ class OpenVino(Backend):
                 "constants")
     requires = ("openvino",)
     distribution = "openvino"
-    reproducer = _HELPERS + f'''
-
-def compile_and_run(model, args, kwargs, options):
-    import openvino
-
-    exported = torch.export.export(model, args, kwargs)
-    compiled = openvino.compile_model(openvino.convert_model(exported), "CPU", {CONFIG!r})
-    raw = infer(compiled, exported, args, kwargs)
-    # The compiled model's outputs are flat: re-assemble them as a user would.
-    return reassemble(raw, exported)[0]
-'''
+    tracker = "openvinotoolkit/openvino"
+    def recipe(self, options: dict[str, Any]) -> Recipe:
+        return Recipe((
+            ("export", "exported = torch.export.export(model, args, kwargs)"),
+            ("convert", "converted = openvino.convert_model(exported)"),
+            ("compile-model", f"compiled = openvino.compile_model(converted, 'CPU', {CONFIG!r})"),
+            ("run", "actual = reassemble(infer(compiled, exported, args, kwargs), exported)[0]  # re-assembled"),
+        ), "import openvino\nfrom torch.utils import _pytree as pytree", (to_ov, from_ov, infer, reassemble))
 
     def compile(self, ctx: CompileContext) -> Any:
         import openvino

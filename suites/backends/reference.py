@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .base import Backend, CompileContext, Contract
+from .base import Backend, CompileContext, Contract, Recipe
 
 __all__ = ["Eager", "ExportRoundTrip"]
 
@@ -16,10 +16,10 @@ class ExportRoundTrip(Backend):
     contract = Contract.EXACT
     mutation = ("written back: ExportedProgram.module() copies mutated buffers and inputs back "
                 "(torch/export/_unlift.py, _insert_copy_for_mutations)")
-    reproducer = """
-def compile_and_run(model, args, kwargs, options):
-    return torch.export.export(model, args, kwargs).module()(*args, **kwargs)
-"""
+
+    def recipe(self, options: dict[str, Any]) -> Recipe:
+        return Recipe((("export", "exported = torch.export.export(model, args, kwargs)"),
+                       ("run", "actual = exported.module()(*args, **kwargs)")))
 
     def compile(self, ctx: CompileContext) -> Any:
         return ctx.exported().module()
@@ -33,10 +33,9 @@ class Eager(Backend):
 
     name = "eager"
     contract = Contract.EXACT
-    reproducer = """
-def compile_and_run(model, args, kwargs, options):
-    return model(*args, **kwargs)
-"""
+
+    def recipe(self, options: dict[str, Any]) -> Recipe:
+        return Recipe((("run", "actual = model(*args, **kwargs)"),))
 
     def compile(self, ctx: CompileContext) -> Any:
         return ctx.model

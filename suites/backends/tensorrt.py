@@ -30,7 +30,7 @@ import torch
 from hypothesis import strategies as st
 from torch.utils import _pytree as pytree
 
-from .base import Backend, CompileContext, Contract, HarnessError, missing_modules
+from .base import Backend, CompileContext, Contract, HarnessError, Recipe, missing_modules
 
 __all__ = [
     "DEVICE",
@@ -176,20 +176,19 @@ class _TrtBackend(Backend):
                 "compiled module (py/torch_tensorrt/dynamo/lowering/_buffer_lifting.py); inputs: undocumented")
     requires = ("torch_tensorrt", "tensorrt")
     distribution = "torch-tensorrt"
+    packages = ("tensorrt",)
+    tracker = "pytorch/TensorRT"
     _option_names: tuple[str, ...] = tuple(OPTIONS)
-    # The corpus reproducer: the dynamo path (the save/load and ExportedProgram entries
-    # reproduce through it too; their replay in the suite takes their own path).
-    reproducer = """
-def compile_and_run(model, args, kwargs, options):
-    import torch_tensorrt
+    #: How the reproducer compiles, after moving the model and inputs to the GPU.
+    _recipe_compile = ('compiled = torch_tensorrt.compile(model, ir="dynamo", arg_inputs=list(args), '
+                       'kwarg_inputs=kwargs, **{options!r})')
 
-    def move(tree, device):
-        return pytree.tree_map(lambda t: t.to(device) if isinstance(t, torch.Tensor) else t, tree)
-
-    model, args, kwargs = model.cuda(), move(args, "cuda"), move(kwargs, "cuda")
-    compiled = torch_tensorrt.compile(model, ir="dynamo", arg_inputs=list(args), kwarg_inputs=kwargs, **options)
-    return move(compiled(*args, **kwargs), "cpu")
-"""
+    def recipe(self, options: dict[str, Any]) -> Recipe:
+        return Recipe((
+            ("compile", f"model, args, kwargs = model.to({DEVICE!r}), to_device(args, {DEVICE!r}), "
+                        f"to_device(kwargs, {DEVICE!r})\n" + self._recipe_compile.format(options=compile_kwargs(options))),
+            ("run", "actual = to_cpu(compiled(*args, **kwargs))"),
+        ), "import torch_tensorrt\nfrom torch.utils import _pytree as pytree", (_map_tensors, to_device, to_cpu))
 
     def unavailable_reason(self) -> str | None:
         if not torch.cuda.is_available():
@@ -258,8 +257,7 @@ class TrtDynamo(_TrtBackend):
 class TrtTorchCompile(_TrtBackend):
     name = "trt-torch-compile"
     _option_names = _TORCH_COMPILE_OPTIONS
-    reproducer = _TrtBackend.reproducer.replace(
-        'ir="dynamo", arg_inputs=list(args), kwarg_inputs=kwargs', 'ir="torch_compile"')
+    _recipe_compile = 'compiled = torch_tensorrt.compile(model, ir="torch_compile", **{options!r})'
 
     def compile(self, ctx: CompileContext) -> Any:
         torch_tensorrt = self._import(ctx)
@@ -275,6 +273,8 @@ class TrtTorchCompile(_TrtBackend):
 
 class TrtExportedProgram(_TrtBackend):
     name = "trt-exported-program"
+    _recipe_compile = ("compiled = torch_tensorrt.dynamo.compile(torch.export.export(model, args, kwargs), "
+                       "arg_inputs=list(args), kwarg_inputs=kwargs, **{options!r})")
 
     def compile(self, ctx: CompileContext) -> Any:
         torch_tensorrt = self._import(ctx)
@@ -290,6 +290,9 @@ class TrtExportedProgram(_TrtBackend):
 
 class TrtSaveLoad(_TrtBackend):
     name = "trt-saved"
+    _recipe_compile = _TrtBackend._recipe_compile + (
+        '\ntorch_tensorrt.save(compiled, "model.pt2", output_format="exported_program", arg_inputs=list(args), '
+        'kwarg_inputs=kwargs, retrace=True)\ncompiled = torch.export.load("model.pt2").module()')
 
     def compile(self, ctx: CompileContext) -> Any:
         torch_tensorrt = self._import(ctx)

@@ -19,7 +19,7 @@ import torch
 from hypothesis import strategies as st
 from torch.utils import _pytree as pytree
 
-from .base import Backend, CompileContext, Contract
+from .base import Backend, CompileContext, Contract, Recipe
 
 __all__ = ["TvmDynamo", "TvmExportedProgram", "TvmFx", "tvm_target"]
 
@@ -32,9 +32,27 @@ def _torch_device() -> torch.device:
     return torch.device("cuda" if tvm_target().startswith("cuda") else "cpu")
 
 
+def to_torch(value):
+    """TVM objects to torch: a Tensor through DLPack (copied: the VM owns the memory), an
+    Array as a tuple, anything else as it came."""
+    if hasattr(value, "__dlpack__"):
+        return torch.from_dlpack(value).clone().cpu()
+    is_array = isinstance(value, (tuple, list)) or type(value).__name__ == "Array"  # tvm_ffi's, imported lazily
+    return tuple(map(to_torch, value)) if is_array else value
+
+
+def reassemble(raw, out_spec):
+    """(from_exported_program's flat tuple of leaves as the model's own output tree, True);
+    (the outputs as they came, False) when their count does not fit the export."""
+    leaves = list(raw) if isinstance(raw, tuple) else [raw]
+    fits = len(leaves) == out_spec.num_leaves
+    return (pytree.tree_unflatten(leaves, out_spec) if fits else raw), fits
+
+
 class _TvmBackend(Backend):
     requires = ("tvm",)
     distribution = "apache-tvm"
+    tracker = "apache/tvm"
 
     def unavailable_reason(self) -> str | None:
         reason = super().unavailable_reason()
@@ -60,17 +78,17 @@ class _TvmBackend(Backend):
 
         return tvm.runtime.from_dlpack(value.detach().to(_torch_device()).contiguous())
 
-    def _to_torch(self, value: Any) -> Any:
-        """TVM objects to torch: Tensor via DLPack (copied: the VM owns the memory),
-        Arrays to tuples, and everything else as it came."""
-        import tvm
-        import tvm_ffi
+    def _recipe_build(self, imported: str, options: dict[str, Any]) -> list[tuple[str, str]]:
+        device = "tvm.cuda(0)" if _torch_device().type == "cuda" else "tvm.cpu()"
+        lines = [f"mod = {imported}"]
+        if options.get("keep_params_as_input"):
+            lines.append("mod, params = relax.frontend.detach_params(mod)")
+        return [("import", "\n".join(lines)),
+                ("build", f"vm = relax.VirtualMachine(relax.build(mod, target={tvm_target()!r}), {device})")]
 
-        if isinstance(value, tvm.runtime.Tensor):
-            return torch.from_dlpack(value).clone().cpu()
-        if isinstance(value, (tvm_ffi.Array, tuple, list)):
-            return tuple(self._to_torch(v) for v in value)
-        return value
+    @staticmethod
+    def _recipe_params(options: dict[str, Any]) -> str:
+        return ", *params.get('main', [])" if options.get("keep_params_as_input") else ""
 
     def _importer_options(self) -> st.SearchStrategy[dict[str, Any]]:
         # Each shrinks to False, the importer's default.
@@ -93,33 +111,19 @@ class _TvmBackend(Backend):
         return mod, list(params.get("main", []))
 
 
+def _keywords(options: dict[str, Any]) -> str:
+    return "".join(f", {k}={v!r}" for k, v in sorted(options.items()))
+
+
+def _tvm_imports(importer: str, *more: str) -> str:
+    return "\n".join([*more, "import tvm", "from tvm import relax",
+                      f"from tvm.relax.frontend.torch import {importer}"])
+
+
 def _flat_inputs(ctx: CompileContext, in_spec: Any) -> list[Any]:
     from torch.fx._pytree import tree_flatten_spec
 
     return list(tree_flatten_spec((ctx.args, ctx.kwargs), in_spec))
-
-
-_REPRO_COMMON = """
-import tvm
-import tvm_ffi
-from tvm import relax
-
-
-def to_torch(value):
-    if isinstance(value, tvm.runtime.Tensor):
-        return torch.from_dlpack(value).clone()
-    if isinstance(value, (tvm_ffi.Array, tuple, list)):
-        return tuple(to_torch(v) for v in value)
-    return value
-
-
-def build(mod, options):
-    params = []
-    if options.get("keep_params_as_input"):
-        mod, detached = relax.frontend.detach_params(mod)
-        params = list(detached.get("main", []))
-    return relax.VirtualMachine(relax.build(mod, target="llvm"), tvm.cpu()), params
-"""
 
 
 class TvmExportedProgram(_TvmBackend):
@@ -128,22 +132,15 @@ class TvmExportedProgram(_TvmBackend):
     mutation = ("dropped, as documented: from_exported_program returns only the user outputs ('Only user-facing "
                 "outputs should be returned', tvm/relax/frontend/torch/exported_program_translator.py, "
                 "ExportedProgramImporter.from_exported_program) and binds buffers as constants")
-    reproducer = _REPRO_COMMON + """
-
-def compile_and_run(model, args, kwargs, options):
-    from torch.fx._pytree import tree_flatten_spec
-    from tvm.relax.frontend.torch import from_exported_program
-
-    exported = torch.export.export(model, args, kwargs)
-    vm, params = build(from_exported_program(exported, **options), options)
-    inputs = [tvm.runtime.from_dlpack(t.contiguous()) for t in tree_flatten_spec((args, kwargs), exported.call_spec.in_spec)]
-    raw = to_torch(vm["main"](*inputs, *params))
-    leaves = list(raw) if isinstance(raw, tuple) else [raw]
-    # from_exported_program returns a flat tuple: re-assemble it as a user would.
-    if len(leaves) != exported.call_spec.out_spec.num_leaves:
-        return raw
-    return pytree.tree_unflatten(leaves, exported.call_spec.out_spec)
-"""
+    def recipe(self, options: dict[str, Any]) -> Recipe:
+        return Recipe((
+            ("export", "exported = torch.export.export(model, args, kwargs)"),
+            *self._recipe_build(f"from_exported_program(exported{_keywords(options)})", options),
+            ("run", "inputs = tree_flatten_spec((args, kwargs), exported.call_spec.in_spec)\n"
+                    f"raw = to_torch(vm['main'](*map(tvm.runtime.from_dlpack, inputs){self._recipe_params(options)}))\n"
+                    "actual = reassemble(raw, exported.call_spec.out_spec)[0]  # flat: re-assembled as a user would"),
+        ), _tvm_imports("from_exported_program", "from torch.fx._pytree import tree_flatten_spec",
+                        "from torch.utils import _pytree as pytree"), (to_torch, reassemble))
 
     def option_strategy(self) -> st.SearchStrategy[dict[str, Any]]:
         return self._importer_options().flatmap(
@@ -164,15 +161,14 @@ def compile_and_run(model, args, kwargs, options):
     def run(self, compiled: Any, ctx: CompileContext) -> Any:
         vm, params, call_spec = compiled
         inputs = [self._to_tvm(t) for t in _flat_inputs(ctx, call_spec.in_spec)]
-        raw = self._to_torch(vm["main"](*inputs, *params))
-        leaves = list(raw) if isinstance(raw, tuple) else [raw]
-        if len(leaves) != call_spec.out_spec.num_leaves:
-            ctx.notes.append(
-                f"returned {len(leaves)} leaves, the export's out_spec has {call_spec.out_spec.num_leaves}"
-            )
+        raw = to_torch(vm["main"](*inputs, *params))
+        tree, fits = reassemble(raw, call_spec.out_spec)
+        if not fits:
+            leaves = len(raw) if isinstance(raw, tuple) else 1
+            ctx.notes.append(f"returned {leaves} leaves, the export's out_spec has {call_spec.out_spec.num_leaves}")
             return raw
         ctx.notes.append("flat tuple of leaves re-assembled with out_spec")
-        return pytree.tree_unflatten(leaves, call_spec.out_spec)
+        return tree
 
 
 class TvmFx(_TvmBackend):
@@ -180,17 +176,15 @@ class TvmFx(_TvmBackend):
     contract = Contract.NESTING
     mutation = ("undocumented: from_fx rejects __setitem__, add_ and mul_ ('Unsupported function target'); the "
                 "in-place ops it maps (copy_, index_put_, fill_) become new values, never written back")
-    reproducer = _REPRO_COMMON + """
-
-def compile_and_run(model, args, kwargs, options):
-    from tvm.relax.frontend.torch import from_fx
-
-    graph_module = torch.fx.symbolic_trace(model)
-    inputs = [*args, *kwargs.values()]  # placeholders: the forward's parameters, in order
-    info = [(tuple(t.shape), str(t.dtype).removeprefix("torch.")) for t in inputs]
-    vm, params = build(from_fx(graph_module, info, **options), options)
-    return to_torch(vm["main"](*[tvm.runtime.from_dlpack(t.contiguous()) for t in inputs], *params))
-"""
+    def recipe(self, options: dict[str, Any]) -> Recipe:
+        return Recipe((
+            ("trace", "graph_module = torch.fx.symbolic_trace(model)\n"
+                      "inputs = [*args, *kwargs.values()]  # the placeholders: forward's parameters, in order"),
+            *self._recipe_build("from_fx(graph_module, [(tuple(t.shape), str(t.dtype)[6:]) for t in inputs]"
+                                f"{_keywords(options)})", options),
+            ("run", "actual = to_torch(vm['main'](*map(tvm.runtime.from_dlpack, inputs)"
+                    f"{self._recipe_params(options)}))"),
+        ), _tvm_imports("from_fx"), (to_torch,))
 
     def option_strategy(self) -> st.SearchStrategy[dict[str, Any]]:
         return self._importer_options()
@@ -216,19 +210,16 @@ def compile_and_run(model, args, kwargs, options):
     def run(self, compiled: Any, ctx: CompileContext) -> Any:
         vm, params, placeholders = compiled
         inputs = [self._to_tvm(t) for t in self._placeholder_inputs(ctx, placeholders)]
-        return self._to_torch(vm["main"](*inputs, *params))
+        return to_torch(vm["main"](*inputs, *params))
 
 
 class TvmDynamo(_TvmBackend):
     name = "tvm-dynamo"
     contract = Contract.EXACT
     mutation = "written back: torch.compile's promise (relax_dynamo's own documentation says nothing)"
-    reproducer = """
-def compile_and_run(model, args, kwargs, options):
-    from tvm.relax.frontend.torch import relax_dynamo
-
-    return torch.compile(model, backend=relax_dynamo())(*args, **kwargs)
-"""
+    def recipe(self, options: dict[str, Any]) -> Recipe:
+        return Recipe((("compile-on-call", "actual = torch.compile(model, backend=relax_dynamo())(*args, **kwargs)"),),
+                      "from tvm.relax.frontend.torch import relax_dynamo")
 
     def compile(self, ctx: CompileContext) -> Any:
         from tvm.relax.frontend.torch import relax_dynamo

@@ -1,0 +1,159 @@
+"""The standalone reproducer of a finding: what a maintainer reads in ten seconds.
+
+Only what the case needs: the container classes it returns, the model with the values
+its output uses, its inputs as literals where they are small (``suites.simplify`` puts
+them there), the frontend's own calls written out (the adapter's ``Recipe``: the same
+helpers the harness runs), and at the end what eager returned and what the frontend
+returned at the first differing path. It needs torch and the frontend only, and exits
+1 while the bug reproduces (the frontend's exception, or the failed comparison), 0 once
+it is gone.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import torch
+
+from strategies import Case, containers, materialize
+from strategies.render import _SUPPORT, class_source, input_source
+from suites.backends.base import Backend, Contract
+from suites.oracle import TOLERANCES
+
+__all__ = ["reproducer_source", "title"]
+
+#: Weights with at most this many elements are written out; larger ones are drawn
+#: from the case's seed with the suite's own ``random_tensor``.
+_WEIGHT_LITERAL_MAX = 16
+
+
+def title(meta: dict[str, Any]) -> str:
+    """One line that names the op and the effect: ``relu: float32 NaN lost (tvm-ep)``."""
+    ops = ", ".join(meta.get("ops") or ()) or "no op"
+    effect = meta["signature"].split("/", 3)[-1]
+    effect = re.sub(r" @[\w.]+$", "", effect)  # the op is named first
+    return f"{ops}: {effect} ({meta['backend']})"
+
+
+def _containers(case: Case) -> list[str]:
+    kinds = {c.kind for c in case.containers()}
+    lines = ["import collections"] if kinds & {"ordered_dict", "namedtuple", "model_output"} else []
+    if "model_output" in kinds:
+        lines += ["import torch.utils._pytree as pytree", "", "", containers.MODEL_OUTPUT.rstrip()]
+    if "plain_dict_subclass" in kinds:
+        lines += ["", "", containers.PLAIN_DICT_SUBCLASS.rstrip()]
+    return lines
+
+
+def _literal(tensor: torch.Tensor) -> str:
+    from strategies.spec import Input
+
+    return input_source(Input("w", str(tensor.dtype).removeprefix("torch."), tuple(tensor.shape),
+                              values=tuple(tensor.flatten().tolist())))
+
+
+def _model_and_inputs(case: Case) -> list[str]:
+    """``model``, ``args`` and ``kwargs``: literal where small, else drawn as the suite does."""
+    model, _, _ = materialize(case)
+    weights = {n: t for n, t in [*model.named_parameters(), *model.named_buffers()]}
+    literal_weights = all(t.numel() <= _WEIGHT_LITERAL_MAX for t in weights.values())
+    literal_inputs = all(i.values is not None for i in case.inputs)
+    lines: list[str] = []
+    if not (literal_weights and literal_inputs):  # the suite's own draw, from the seed
+        lines += [f"SEED = {case.seed}", "", "", _SUPPORT.rstrip(), "", ""]
+    lines += ["model = make_model()" if not literal_weights else "model = Model().eval()"]
+    if literal_weights and weights:
+        lines.append("with torch.no_grad():  # the weights the suite drew")
+        lines += [f"    model.{n}.copy_({_literal(t)})" for n, t in weights.items()]
+    if not literal_inputs:
+        lines.append("generator = torch.Generator().manual_seed(SEED)")
+    positional = [input_source(i) for i in case.inputs if not i.keyword]
+    keyword = [f"{i.name!r}: {input_source(i)}" for i in case.inputs if i.keyword]
+    lines.append(f"args, kwargs = ({''.join(p + ', ' for p in positional)}), {{{', '.join(keyword)}}}")
+    return lines
+
+
+def _tolerance(case: Case) -> str:
+    dtypes = {getattr(torch, v.dtype) for v in case.values if v.dtype} | {getattr(torch, i.dtype) for i in case.inputs}
+    floats = [TOLERANCES[d] for d in dtypes if d in TOLERANCES]
+    if not floats:
+        return ""
+    rtol, atol = max(t[0] for t in floats), max(t[1] for t in floats)
+    return f", rtol={rtol!r}, atol={atol!r}"
+
+
+def _check(case: Case, backend: Backend, outcome: str, difference: dict[str, Any] | None) -> list[str]:
+    if outcome != "mismatch":
+        return ['print("no error: the bug is gone")']
+    name = f"{backend.name}:".ljust(9)
+    nesting = backend.contract is Contract.NESTING
+    lines = []
+    if nesting:  # the frontend promises the nesting and order, not the container types
+        lines.append("as_tuples = lambda t: tuple(map(as_tuples, t.values() if isinstance(t, dict) else t)) "
+                     "if isinstance(t, (tuple, list, dict)) else t")
+        lines.append("expected = as_tuples(expected)")
+    path = (difference or {}).get("path", "")
+    kind = (difference or {}).get("kind", "")
+    if path.startswith("state."):
+        lines += ['print("eager:   ", dict(eager_model.named_buffers()), eager_args, eager_kwargs)',
+                  f'print("{name}", dict(model.named_buffers()), args, kwargs)']
+    elif kind in ("dtype", "shape", "values") and not nesting:
+        lines += [f"e, a = expected{path}, actual{path}",
+                  'print("eager:   ", e.dtype, tuple(e.shape), e)',
+                  f'print("{name}", a.dtype, tuple(a.shape), a)']
+    else:
+        lines += ['print("eager:   ", expected)', f'print("{name}", actual)']
+        if kind in ("container_type", "leaf_type", "keys") and not nesting:
+            lines.append(f"e, a = expected{path}, actual{path}")
+            lines.append("assert type(a) is type(e) and list(getattr(a, 'keys', list)()) == "
+                         "list(getattr(e, 'keys', list)()), f'{type(e).__name__} expected, got {type(a).__name__}'")
+    tolerance = _tolerance(case)
+    lines.append(f"torch.testing.assert_close(actual, expected, equal_nan=True{tolerance})")
+    if case.mutations():  # state is part of the result
+        lines.append("torch.testing.assert_close((dict(model.named_buffers()), args, kwargs), "
+                     f"(dict(eager_model.named_buffers()), eager_args, eager_kwargs), equal_nan=True{tolerance})")
+    return lines
+
+
+def _imported_names(line: str) -> list[str]:
+    if line.startswith("from "):
+        names = line.split(" import ", 1)[1]
+    else:
+        names = line.removeprefix("import ")
+    return [n.split(" as ")[-1].strip().split(".")[0] for n in names.split(",")]
+
+
+def reproducer_source(case: Case, backend: Backend, options: dict[str, Any], meta: dict[str, Any]) -> str:
+    """The reproducer of the finding ``meta`` describes (its outcome, stage, signature
+    and first difference) for ``case`` on ``backend`` with ``options``."""
+    recipe = backend.recipe(options)
+    mismatch = meta["outcome"] == "mismatch"
+    # A crash reproduces with the calls up to the one that fails.
+    call = recipe.until("run" if mismatch else meta.get("stage", ""))
+    helpers = recipe.helper_source(call)
+    code = "\n".join([*call, helpers])
+    version = backend.version()
+    if "torch " not in version:
+        version += f", torch {torch.__version__}"
+    lines = [f"# {title(meta)}", f"# {version}. Exits 1 while the bug reproduces.",
+             *(["import copy", ""] if mismatch and case.mutations() else []), "import torch"]
+    lines += _containers(case)
+    lines += [line for line in recipe.imports.splitlines()
+              if line not in lines and any(re.search(rf"\b{n}\b", code) for n in _imported_names(line))]
+    if helpers:
+        lines += ["", "", helpers.rstrip()]
+    class_lines, _ = class_source(case)
+    lines += [*class_lines, "", ""]
+    lines += _model_and_inputs(case)
+    if not mismatch:
+        if not case.mutations():
+            lines.append('print("eager:   ", model(*args, **kwargs))')
+    elif case.mutations():  # eager runs on copies: forward mutates buffers and inputs in place
+        lines += ["eager_model, eager_args, eager_kwargs = copy.deepcopy((model, args, kwargs))",
+                  "expected = eager_model(*eager_args, **eager_kwargs)"]
+    else:
+        lines.append("expected = model(*args, **kwargs)")
+    lines += call
+    lines += _check(case, backend, meta["outcome"], (meta.get("differences") or [None])[0])
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,117 @@
+"""After Hypothesis has shrunk a case: the smallest numbers that still break.
+
+Hypothesis shrinks the program, the shapes and the seed, but an input's values are
+whatever the seed drew (``tensor([-2.7183, 0.4012])``). This pass works on the values
+themselves, as long as the verdict's signature stays the same:
+
+1. it drops the inputs that no needed value reads (the shrinker cannot: they are in
+   ``forward``'s signature);
+2. it writes every input of at most ``LITERAL_MAX`` elements as its literal values
+   (the same tensor: nothing changes but how the reproducer spells it);
+3. it tries simpler values, whole tensor first (all 0, all 1, ...), then element by
+   element, each inside the input's domain so every op stays defined.
+
+Every step is one run of the case; ``budget`` caps them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import torch
+
+from strategies import Case, materialize
+from strategies.ops import domain_type
+
+from .runner import Verdict
+
+__all__ = ["LITERAL_MAX", "simplify"]
+
+#: Inputs with at most this many elements become literals in the reproducer.
+LITERAL_MAX = 64
+#: Element by element only for inputs this small: each element costs runs.
+ELEMENTWISE_MAX = 16
+_SIMPLE = (0, 1, -1, 2, -2, 3)
+
+
+def _simple_numbers(dtype: str, lo: float, hi: float) -> list[Any]:
+    """The simple numbers of ``dtype`` inside [lo, hi], simplest first."""
+    if dtype == "bool":
+        return [False, True]
+    cast = float if getattr(torch, dtype).is_floating_point else int
+    return [cast(s) for s in _SIMPLE if lo <= s <= hi]
+
+
+def _candidates(value: Any, simple: list[Any], lo: float, hi: float) -> list[Any]:
+    """The simple numbers simpler than ``value``; a whole number for any other float."""
+    if value in simple:  # NaN is in no list; -0.0 counts as 0
+        return simple[:simple.index(value)]
+    whole = [float(round(value))] if isinstance(value, float) and math.isfinite(value) else []
+    return simple + [w for w in whole if w not in simple and lo <= w <= hi]
+
+
+def _with_values(case: Case, index: int, values: tuple[Any, ...] | None) -> Case:
+    inputs = list(case.inputs)
+    inputs[index] = replace(inputs[index], values=values)
+    return replace(case, inputs=tuple(inputs))
+
+
+def simplify(case: Case, options: dict[str, Any], run_case: Callable[[Case, dict[str, Any]], Verdict],
+             signature: str, *, budget: int = 60) -> Case:
+    """The simplest variant of ``case`` whose verdict still has ``signature``."""
+    runs = 0
+
+    def same(candidate: Case) -> bool:
+        nonlocal runs
+        if runs >= budget:
+            return False
+        runs += 1
+        return run_case(candidate, options).signature() == signature
+
+    # 1. Inputs no needed value reads.
+    read = {o for i in case.used() for o in case.values[i].operands}
+    for name in [i.name for i in case.inputs if i.name not in read]:
+        candidate = replace(case, inputs=tuple(i for i in case.inputs if i.name != name))
+        if same(candidate):
+            case = candidate
+
+    # 2. Small inputs as their literal values: the same tensors, spelled out.
+    _, args, kwargs = materialize(case)
+    tensors = [*args, *kwargs.values()]
+    by_name = dict(zip([i.name for i in case.inputs if not i.keyword] + [i.name for i in case.inputs if i.keyword],
+                       tensors, strict=True))
+    literal = replace(case, inputs=tuple(
+        replace(i, values=tuple(by_name[i.name].flatten().tolist())) if i.values is None
+        and 0 < math.prod(i.shape) <= LITERAL_MAX else i for i in case.inputs))
+    if literal != case and same(literal):
+        case = literal
+
+    # 3. Simpler values: a whole input at once, then element by element.
+    for index, item in enumerate(case.inputs):
+        numel = math.prod(item.shape)
+        if numel == 0:
+            continue
+        domain = domain_type(item.dtype, item.shape, item.domain)
+        simple = _simple_numbers(item.dtype, domain.lo, domain.hi)
+        current = item.values
+        for fill in simple:
+            if current == (fill,):
+                break
+            candidate = _with_values(case, index, (fill,))
+            if same(candidate):
+                case, current = candidate, (fill,)
+                break
+        if current is None or len(current) != numel or numel > ELEMENTWISE_MAX:
+            continue
+        values = list(current)
+        for k in range(numel):
+            for simpler in _candidates(values[k], simple, domain.lo, domain.hi):
+                trial = values[:k] + [simpler] + values[k + 1:]
+                candidate = _with_values(case, index, tuple(trial))
+                if same(candidate):
+                    case, values = candidate, trial
+                    break
+    return case
