@@ -419,7 +419,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _find(row_id: str, backend_spec: str | None, examples: int, worker: Any) -> int:
     from suites.hunt import hunt, row
-    from suites.simplify import simplify
+    from suites.simplify import simplified
 
     target = row(row_id)
     for spec in [backend_spec] if backend_spec else [b for b in target.backends if b != "*"]:
@@ -429,8 +429,7 @@ def _find(row_id: str, backend_spec: str | None, examples: int, worker: Any) -> 
             continue
         def run_case(case: Any, options: dict[str, Any], spec: str = spec) -> Any:
             return worker.run(spec, case, options)
-        failure.case = simplify(failure.case, failure.options, run_case, failure.verdict.signature())
-        failure.verdict = run_case(failure.case, failure.options)
+        failure = simplified(failure, run_case)
         print(f"{row_id}: {save_finding(failure, entry=row_id, row=row_id)}")
         return 0
     return 1

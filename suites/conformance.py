@@ -88,12 +88,20 @@ class Recorder:
     features: dict[str, dict[str, Counter]] = field(default_factory=dict)
     #: backend -> what calibration left out of its run (``suites.calibration``)
     calibration: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: row id -> signature -> {backend, count, case, replay}: every distinct verdict a
+    #: known row explained, with one example, so that a row hiding two bugs shows
+    absorbed: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     journal: str | None = None
 
-    def record(self, case: Case, verdict: Verdict, known: Known | None) -> None:
-        self._case({"backend": verdict.backend, "outcome": verdict.outcome, "seconds": verdict.seconds,
-                    "known": [known.id, known.kind] if known is not None else None, "notes": list(verdict.notes),
-                    "features": sorted(case_features(case))})
+    def record(self, case: Case, verdict: Verdict, known: Known | None, replay: str = "") -> None:
+        record = {"backend": verdict.backend, "outcome": verdict.outcome, "seconds": verdict.seconds,
+                  "known": [known.id, known.kind] if known is not None else None, "notes": list(verdict.notes),
+                  "features": sorted(case_features(case))}
+        if known is not None:
+            record["signature"] = verdict.signature()
+            if record["signature"] not in self.absorbed.get(known.id, {}):  # one example is enough
+                record["example"] = {"case": case_to_json(case), "replay": replay}
+        self._case(record)
 
     def record_new(self, failure: ConformanceFailure) -> None:
         self._new(failure.verdict.signature(), {
@@ -112,6 +120,10 @@ class Recorder:
         self.seconds[backend] += r["seconds"]
         if r["known"] is not None:
             self.known[(backend, *r["known"])] += 1
+            if "signature" in r:
+                seen = self.absorbed.setdefault(r["known"][0], {}).setdefault(
+                    r["signature"], {"backend": backend, "count": 0, "notes": r["notes"], **r.get("example", {})})
+                seen["count"] += 1
         for note in r["notes"]:
             self.deviations[(backend, note)] += 1
         per_backend = self.features.setdefault(backend, {})
@@ -159,6 +171,7 @@ class Recorder:
             "features": {b: {f: dict(c) for f, c in fs.items()} for b, fs in self.features.items()},
             "seconds": dict(self.seconds),
             "calibration": self.calibration,
+            "absorbed": self.absorbed,
         }
 
 
@@ -215,7 +228,8 @@ def conformance_property(
         known = known_row(verdict)
         if known is not None and known.kind == "unsupported":
             verdict.outcome = "unsupported"
-        recorder.record(case, verdict, known)
+        recorder.record(case, verdict, known,
+                        replay_command(backend_spec, case, options) if known is not None else "")
         if verdict.outcome not in ("pass", "unsupported") and known is None:
             failure = ConformanceFailure(backend, backend_spec, case, options, verdict)
             if not keep_going:

@@ -14,12 +14,22 @@ mismatch) already on file.
 from __future__ import annotations
 
 import functools
+import json
 import re
+import sys
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 from .runner import Verdict
 
-__all__ = ["KNOWN", "Known", "match"]
+__all__ = ["KNOWN", "SURVEY", "Known", "match", "root_causes"]
+
+#: The verdicts the known rows explained in the last ``ci`` survey of the CPU frontends
+#: (signature, backend, notes), kept to check that no row is a catch-all (see
+#: ``root_causes``). Rewrite it from a survey's findings.json with
+#: ``python -m suites.known SURVEY_DIR/findings.json``.
+SURVEY = Path(__file__).with_name("ci-survey.json")
 
 TVM = ("tvm-ep", "tvm-fx", "tvm-dynamo")
 TRT = ("trt-dynamo", "trt-torch-compile", "trt-exported-program", "trt-saved")
@@ -43,19 +53,31 @@ class Known:
     def matches(self, verdict: Verdict) -> bool:
         if self.backends != ("*",) and verdict.backend not in self.backends:
             return False
-        if self.stages and verdict.stage not in self.stages:
+        # relax_dynamo and the like import and build inside dynamo's backend call: an error
+        # wrapped in BackendCompilerFailed is matched on the inner error, at any stage.
+        if self.stages and verdict.stage not in self.stages and not _wrapped(verdict):
             return False
         if self.kind == "unsupported" and verdict.outcome not in ("crash", "unsupported") and not (
                 verdict.outcome == "mismatch" and _only_lost_mutations(verdict)):
             return False
         if self.note and not any(re.search(self.note, n) for n in verdict.notes):
             return False
-        return re.search(self.pattern, verdict.signature()) is not None
+        signature = verdict.signature()
+        if _wrapped(verdict):  # as if the stage inside the backend call had raised the inner error
+            return any(re.search(self.pattern, signature.replace("/crash/BackendCompilerFailed: ", f"/{stage}/crash/")
+                                 .replace(f"/{verdict.stage}/{stage}/", f"/{stage}/"))
+                       for stage in self.stages or ("import", "build", "run", verdict.stage)) or (
+                not self.stages and re.search(self.pattern, signature) is not None)
+        return re.search(self.pattern, signature) is not None
 
 
 #: A mutation never applied: the state left as it was, or a later read of it returning
 #: the old contents (matched on the ops of ``strategies.ops.state``).
 _STATE_NOT_UPDATED = r"/mismatch/(state mutation_lost( 0-d)?|values: \w+) @(buffer_update|input_update|counter)"
+
+
+def _wrapped(verdict: Verdict) -> bool:
+    return verdict.signature().split("/", 3)[-1].startswith("BackendCompilerFailed: ")
 
 
 def _only_lost_mutations(verdict: Verdict) -> bool:
@@ -114,8 +136,16 @@ KNOWN: tuple[Known, ...] = (
           "bare value from from_fx: the option changes the user's return type."),
     Known("tvm-layer-norm-low-precision", TVM, "bug", r"layer_norm: only support float",
           "InternalError at build for LayerNorm in bfloat16/float64 instead of a clean rejection."),
-    Known("tvm-dynamo-backend-failed", ("tvm-dynamo",), "bug", r"BackendCompilerFailed",
-          "relax_dynamo fails to compile a graph dynamo hands it (same causes as the importer crashes)."),
+    Known("tvm-dynamo-graph-without-inputs", ("tvm-dynamo",), "bug", r"/crash/AssertionError: ?$",
+          "A graph that reads no input (a constant output) fails relax_dynamo's `assert len(example_inputs)` "
+          "(tvm/relax/frontend/torch/dynamo.py, _relax_backend); eager and Inductor run it."),
+    Known("tvm-dynamo-sort-gather-axis", ("tvm-dynamo",), "bug",
+          r"ValueError: GatherElements requires axis to be within the input dimension range",
+          "sort as dynamo hands it to relax_dynamo builds a GatherElements with an axis out of range."),
+    Known("tvm-cumsum-empty-segfault", TVM, "bug",
+          r"WorkerDied: the worker process died: signal SIGSEGV @(\w+\+)*cumsum(\+\w+)* on [\w/]+ 0-size",
+          "cumsum over an empty (0-size) tensor kills the process with SIGSEGV (all three frontends) "
+          "(corpus tvm-dynamo-e4550c1dd2)."),
     # -- TVM: known bugs (silently wrong results) -------------------------------------------
     Known("tvm-int-reduction-not-promoted", TVM, "bug",
           r"dtype: torch\.int64 -> torch\.\w+ @(sum|prod|cumsum|cumprod)",
@@ -205,7 +235,7 @@ KNOWN: tuple[Known, ...] = (
           "has no path for them); eager returns a bool tensor."),
     Known("tvm-clamp-one-sided-int", TVM, "bug", r"/build/crash/RuntimeError: Cannot convert infinity to BigInt",
           "clamp(min=k) of an integer tensor (no max) fails the build: the importer fills the missing bound with inf."),
-    Known("tvm-fx-sdpa-3d", ("tvm-fx",), "unsupported",
+    Known("tvm-fx-sdpa-3d", ("tvm-fx", "tvm-dynamo"), "unsupported",
           r"ValueError: scaled_dot_product_attention expects ND or ND inputs, but got ND input",
           "from_fx's scaled_dot_product_attention converter takes 2-D or 4-D inputs only and says so; PyTorch "
           "takes 3-D (batch, sequence, features) too.", "", ("import",)),
@@ -215,7 +245,7 @@ KNOWN: tuple[Known, ...] = (
     Known("tvm-fx-where-python-scalar", ("tvm-fx",), "bug", r"/import/crash/KeyError: (True|False|-?N(\.N)?)$",
           "torch.where(c, x, 1) with a Python scalar branch fails the import: from_fx looks the scalar up among the "
           "graph's nodes.", "", ("import",)),
-    Known("tvm-fx-min-max-dim-unpack", ("tvm-fx",), "bug",
+    Known("tvm-fx-min-max-dim-unpack", ("tvm-fx", "tvm-dynamo"), "bug",
           r"/import/crash/ValueError: not enough values to unpack \(expected N, got N\)",
           "torch.min(x, dim=d) / torch.max(x, dim=d) (a (values, indices) structseq) fails the import: the converter "
           "returns one value where the graph unpacks two.", "", ("import",)),
@@ -249,9 +279,9 @@ KNOWN: tuple[Known, ...] = (
     Known("trt-scalar-output-as-tensor", TRT, "bug", r"/mismatch/leaf_type: (int|float|bool) .* -> Tensor",
           "A scalar (SymInt) computed in an engine comes back as a tensor (fixed on main by PR #4628, "
           "not in 2.14.0).", "https://github.com/pytorch/TensorRT/issues/4614"),
-    Known("trt-sym-size-output-rank", TRT, "bug", r"/mismatch/shape",
-          "A sym_size output is bound at rank 1 ([1]) where eager has rank 0. Broad: matches any shape "
-          "mismatch on TensorRT until confirmed on a GPU.", "https://github.com/pytorch/TensorRT/issues/4677"),
+    Known("trt-sym-size-output-rank", TRT, "bug", r"/mismatch/shape @shape$",
+          "A sym_size output (x.shape[d]) is bound at rank 1 ([1]) where eager has rank 0 (never run here: "
+          "no GPU).", "https://github.com/pytorch/TensorRT/issues/4677"),
     Known("trt-float64-output-truncated", TRT, "bug", r"/mismatch/dtype: torch\.float64 -> torch\.float32",
           "Engine outputs are never float64 (fixed on main by PR #4630, not in 2.14.0).",
           "https://github.com/pytorch/TensorRT/issues/4624"),
@@ -386,3 +416,55 @@ def match(verdict: Verdict) -> Known | None:
     if verdict.outcome == "pass":
         return None
     return next((row for row in (*KNOWN, *_corpus_rows()) if row.matches(verdict)), None)
+
+
+def _cause(signature: str) -> tuple[str, str]:
+    """(what failed, the op) of a signature: the error type of a crash with its op when
+    a native crash names one; the difference kind (and dtype pair) of a mismatch with
+    the op of the differing leaf."""
+    what = signature.split("/", 3)[-1]
+    op = what.rsplit(" @", 1)[1].split(" on ")[0] if " @" in what else ""
+    if "/mismatch/" in signature:
+        kind = re.sub(r" @.*$", "", what)
+        return kind, op
+    return what.split(":", 1)[0], op
+
+
+def root_causes(row: Known, verdicts: list[dict[str, Any]]) -> dict[tuple[str, str], list[str]]:
+    """The distinct (failure, op) pairs among ``verdicts`` (signature, backend, notes)
+    that ``row`` matches, each with the signatures behind it. A row of one root cause
+    has one failure, and names every op it matches in its own pattern."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for v in verdicts:
+        stage, outcome = v["signature"].split("/")[1:3]
+        verdict = _SignatureOnly(v["backend"], outcome, stage, v.get("notes", []), v["signature"])
+        if row.matches(verdict):
+            found.setdefault(_cause(v["signature"]), []).append(v["signature"])
+    return found
+
+
+@dataclass
+class _SignatureOnly:
+    """A recorded verdict: as much of ``Verdict`` as ``Known.matches`` reads."""
+
+    backend: str
+    outcome: str
+    stage: str
+    notes: list[str]
+    _signature: str
+    differences: tuple = ()
+
+    def signature(self) -> str:
+        return self._signature
+
+
+def _snapshot(findings: Path) -> None:
+    absorbed = json.loads(findings.read_text()).get("absorbed", {})
+    verdicts = sorted(({"signature": sig, "backend": e["backend"], "notes": e.get("notes", [])}
+                       for per_row in absorbed.values() for sig, e in per_row.items()), key=lambda v: v["signature"])
+    SURVEY.write_text(json.dumps(verdicts, indent=1) + "\n")
+    print(f"{SURVEY}: {len(verdicts)} verdicts")
+
+
+if __name__ == "__main__":
+    _snapshot(Path(sys.argv[1]))

@@ -84,7 +84,8 @@ class Verdict:
     #: Documented structure changes seen on the way (e.g. a flat tuple re-assembled).
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
-    #: The op that computed the first differing leaf (mismatches), for the signature.
+    #: The op that computed the first differing leaf (mismatches), for the signature; for
+    #: a process that died or hung, what the case ran (``native_trigger``).
     leaf_op: str = ""
     #: The earliest value on the way to that leaf that differs on its own (the root
     #: cause in a program), as {"value": "v3 = sum(v1)", "difference": {...}}.
@@ -134,8 +135,17 @@ class Verdict:
                 what = f"state {what}"
             what = re.sub(r"\(.*\)", "", what) + (f" @{self.leaf_op}" if self.leaf_op else "")
         else:
-            what = self.error_pattern()
+            what = self.error_pattern() + (f" @{self.leaf_op}" if self.leaf_op else "")
         return f"{self.backend}/{self.stage}/{self.outcome}/{what}"
+
+
+def native_trigger(case: Case) -> str:
+    """What a case that killed or hung its process ran, for its signature: no message
+    tells one segfault from another, the ops and the input dtypes (and an empty
+    tensor, a frequent trigger) do."""
+    dtypes = sorted({i.dtype for i in case.inputs})
+    empty = any(0 in i.shape for i in case.inputs) or any(v.shape and 0 in v.shape for v in case.values)
+    return f"{'+'.join(case.ops()) or 'no op'} on {'/'.join(dtypes) or 'no input'}" + (" 0-size" if empty else "")
 
 
 def _clone(tree: Any) -> Any:

@@ -28,7 +28,7 @@ from strategies.ops import domain_type
 
 from .runner import Verdict
 
-__all__ = ["LITERAL_MAX", "simplify"]
+__all__ = ["LITERAL_MAX", "simplified", "simplify"]
 
 #: Inputs with at most this many elements become literals in the reproducer.
 LITERAL_MAX = 64
@@ -85,7 +85,7 @@ def simplify(case: Case, options: dict[str, Any], run_case: Callable[[Case, dict
                        tensors, strict=True))
     literal = replace(case, inputs=tuple(
         replace(i, values=tuple(by_name[i.name].flatten().tolist())) if i.values is None
-        and 0 < math.prod(i.shape) <= LITERAL_MAX else i for i in case.inputs))
+        and math.prod(i.shape) <= LITERAL_MAX else i for i in case.inputs))
     if literal != case and same(literal):
         case = literal
 
@@ -115,3 +115,10 @@ def simplify(case: Case, options: dict[str, Any], run_case: Callable[[Case, dict
                     case, values = candidate, trial
                     break
     return case
+
+
+def simplified(failure: Any, run_case: Callable[[Case, dict[str, Any]], Verdict]) -> Any:
+    """A shrunk ``ConformanceFailure`` with its case simplified and its verdict re-run."""
+    failure.case = simplify(failure.case, failure.options, run_case, failure.verdict.signature())
+    failure.verdict = run_case(failure.case, failure.options)
+    return failure

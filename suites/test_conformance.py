@@ -9,6 +9,7 @@ from reports.corpus import save_finding
 from strategies import cases
 from suites.calibration import calibrate, worth_it
 from suites.conformance import ConformanceFailure, conformance_property
+from suites.simplify import simplified
 
 
 @pytest.mark.conformance
@@ -29,6 +30,7 @@ def test_outputs_round_trip(backend, backend_spec, shard, run_case, recorder, re
     try:
         check()
     except ConformanceFailure as failure:  # Hypothesis re-raises the shrunk example's
+        failure = simplified(failure, run_case)  # and the smallest numbers that still break
         recorder.record_new(failure)
         entry = save_finding(failure)
         raise AssertionError(f"{failure}\n  corpus entry: {entry} (reproducer: {entry / 'repro.py'})") from None

@@ -19,7 +19,7 @@ from typing import Any
 from strategies import Case, case_from_json, case_to_json
 
 from .backends.base import HarnessError
-from .runner import Verdict, load_backend
+from .runner import Verdict, load_backend, native_trigger
 
 __all__ = ["Worker"]
 
@@ -149,7 +149,8 @@ class Worker:
             self._stop(kill=True)
             self.restarts += 1
             return Verdict(backend=load_backend(backend_spec).name, outcome="hang", stage="compile-or-run",
-                           error_type="Timeout", message=f"no answer within {limit:.0f} s")
+                           error_type="Timeout", message=f"no answer within {limit:.0f} s",
+                           leaf_op=native_trigger(case))
         if message is None:  # the worker died mid-case
             self._process.join(timeout=10)
             code = self._process.exitcode
@@ -157,7 +158,8 @@ class Worker:
             self.restarts += 1
             how = f"signal {signal.Signals(-code).name}" if code is not None and code < 0 else f"exit code {code}"
             return Verdict(backend=load_backend(backend_spec).name, outcome="crash", stage="compile-or-run",
-                           error_type="WorkerDied", message=f"the worker process died: {how}")
+                           error_type="WorkerDied", message=f"the worker process died: {how}",
+                           leaf_op=native_trigger(case))
         kind, payload = message
         if kind == "harness-error":
             raise HarnessError(f"the harness failed inside the worker: {payload}")

@@ -19,7 +19,7 @@ import torch
 from torch.utils import _pytree as pytree
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from suites.backends.base import CompileContext
+from suites.backends.base import CompileContext, Recipe
 from suites.backends.reference import Eager
 from suites.runner import _clone
 
@@ -179,11 +179,9 @@ for _name in DISTORTIONS:
 
 
 # A standalone reproducer for one distortion, so the corpus self-test can run it.
-globals()["Int64ToInt32"].reproducer = """
-def compile_and_run(model, args, kwargs, options):
-    narrow = lambda t: t.to(torch.int32) if isinstance(t, torch.Tensor) and t.dtype == torch.int64 else t
-    return pytree.tree_map(narrow, model(*args, **kwargs))
-"""
+globals()["Int64ToInt32"].recipe = lambda self, options: Recipe((("run", (
+    "narrow = lambda t: t.to(torch.int32) if isinstance(t, torch.Tensor) and t.dtype == torch.int64 else t\n"
+    "actual = pytree.tree_map(narrow, model(*args, **kwargs))")),), "from torch.utils import _pytree as pytree")
 
 
 def distorting_backend(name: str) -> Distorting:

@@ -48,15 +48,23 @@ def test_reproducer_runs_standalone_and_exits_1(corpus, tmp_path):
     run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True,
                          timeout=120, env={**os.environ, "PYTHONPATH": ""})
     assert run.returncode == 1, run.stdout + run.stderr
-    assert "expected torch.int64" in run.stdout and "BUG REPRODUCES" in run.stdout
+    assert "AssertionError" in run.stderr and "torch.int32 != torch.int64" in run.stderr, run.stderr
+    # Minimal: the values only, spelled out; the frontend call; the eager and actual leaf.
+    source = script.read_text()
+    assert len(source.splitlines()) <= 30, source
+    assert "random_tensor" not in source and "torch.tensor(" in source or "torch.full(" in source, source
+    assert "eager:" in run.stdout and "torch.int32" in run.stdout
 
 
 def test_report_renders_markdown(corpus):
     (entry,) = load_entries(corpus)
     report = render_report(entry)
-    assert report.startswith("# [tests.harness_backends:Int64ToInt32] mismatch:")
-    for section in ("## Environment", "## Expected vs actual", "## Reproducer", "torch: 2.13"):
-        assert section in report
+    title = report.splitlines()[0]
+    assert title.startswith("# ") and "torch.int64 -> torch.int32" in title and entry.meta["ops"][0] in title
+    for section in ("## Environment", "## Reproducer", "## Output", "## Expected vs actual", "## Already reported?",
+                    "torch: 2.13", "reproduces (exit code 1", "repo:pytorch/pytorch is:issue"):
+        assert section in report, section
+    assert "apache-tvm" not in report  # only the frontend under test and its own dependencies
 
 
 def test_corrupt_entries_name_file_and_field_and_the_rest_loads(corpus, tmp_path):

@@ -117,13 +117,15 @@ def test_every_distortion_applies_to_some_case():
 
 @pytest.mark.parametrize("name", BACKENDS)
 def test_reproducer_gives_what_the_adapter_gives(name):
-    """The standalone ``compile_and_run`` pasted into corpus scripts is in step with the adapter."""
-    from torch.utils import _pytree as pytree
-
+    """The recipe a reproducer pastes (the adapter's helpers and its calls) gives what the
+    adapter gives."""
     backend = installed(name)
-    namespace: dict[str, Any] = {"torch": torch, "pytree": pytree}
-    exec(compile(backend.reproducer, f"<{name} reproducer>", "exec"), namespace)
+    recipe = backend.recipe({})
+    call = recipe.until("run")
+    source = "\n".join(["import torch", recipe.imports, recipe.helper_source(call), *call])
     model, args, kwargs = materialize(NESTED)
+    namespace: dict[str, Any] = {"model": model, "args": args, "kwargs": kwargs}
     with torch.no_grad():
-        actual = namespace["compile_and_run"](model, args, kwargs, {})
+        exec(compile(source, f"<{name} recipe>", "exec"), namespace)
+    actual = namespace["actual"]
     assert compare(eager(NESTED), actual, contract=backend.contract) == []

@@ -111,6 +111,11 @@ class _TvmBackend(Backend):
         return mod, list(params.get("main", []))
 
 
+def _on_device() -> str:
+    """The reproducer's line that moves the inputs to the target's device, if not the CPU."""
+    return "inputs = [t.cuda().contiguous() for t in inputs]\n" if _torch_device().type == "cuda" else ""
+
+
 def _keywords(options: dict[str, Any]) -> str:
     return "".join(f", {k}={v!r}" for k, v in sorted(options.items()))
 
@@ -136,7 +141,7 @@ class TvmExportedProgram(_TvmBackend):
         return Recipe((
             ("export", "exported = torch.export.export(model, args, kwargs)"),
             *self._recipe_build(f"from_exported_program(exported{_keywords(options)})", options),
-            ("run", "inputs = tree_flatten_spec((args, kwargs), exported.call_spec.in_spec)\n"
+            ("run", "inputs = tree_flatten_spec((args, kwargs), exported.call_spec.in_spec)\n" + _on_device() +
                     f"raw = to_torch(vm['main'](*map(tvm.runtime.from_dlpack, inputs){self._recipe_params(options)}))\n"
                     "actual = reassemble(raw, exported.call_spec.out_spec)[0]  # flat: re-assembled as a user would"),
         ), _tvm_imports("from_exported_program", "from torch.fx._pytree import tree_flatten_spec",
@@ -182,7 +187,7 @@ class TvmFx(_TvmBackend):
                       "inputs = [*args, *kwargs.values()]  # the placeholders: forward's parameters, in order"),
             *self._recipe_build("from_fx(graph_module, [(tuple(t.shape), str(t.dtype)[6:]) for t in inputs]"
                                 f"{_keywords(options)})", options),
-            ("run", "actual = to_torch(vm['main'](*map(tvm.runtime.from_dlpack, inputs)"
+            ("run", _on_device() + "actual = to_torch(vm['main'](*map(tvm.runtime.from_dlpack, inputs)"
                     f"{self._recipe_params(options)}))"),
         ), _tvm_imports("from_fx"), (to_torch,))
 

@@ -1,0 +1,18 @@
+# no op: TypeError: Mismatched type on argument #N when calling: `relax.BlockBuilderEmitOutput(N: relax.BlockBuilder, N: ir.Expr, N: str) -> ir.Var`. Expected `ir.Expr` but got `ffi.Map` (tvm-fx)
+# apache-tvm 0.27.0.post1, torch 2.13.0+cpu. Exits 1 while the bug reproduces.
+import torch
+from tvm.relax.frontend.torch import from_fx
+
+
+class Model(torch.nn.Module):
+    def forward(self):
+        return {}
+
+
+model = Model().eval()
+args, kwargs = (), {}
+print("eager:   ", model(*args, **kwargs))
+graph_module = torch.fx.symbolic_trace(model)
+inputs = [*args, *kwargs.values()]  # the placeholders: forward's parameters, in order
+mod = from_fx(graph_module, [(tuple(t.shape), str(t.dtype)[6:]) for t in inputs])
+print("no error: the bug is gone")

@@ -1,0 +1,79 @@
+"""Every ``bug`` row of the known table names one root cause: a row that also matched a
+different error or an op it does not name would hide the next bug behind it.
+
+Checked against the verdicts the rows explained in the last ``ci`` survey of the CPU
+frontends (``suites/ci-survey.json``), and against made-up verdicts no row may claim:
+a native crash of an op no row names, a wrapper error around an error no row names.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from suites.known import KNOWN, SURVEY, Known, root_causes
+from suites.runner import Verdict
+
+BUG_ROWS = [row for row in KNOWN if row.kind == "bug"]
+SURVEYED = json.loads(SURVEY.read_text())
+
+
+def _named(op: str, pattern: str) -> bool:
+    return any(re.search(rf"(?<![\w]){re.escape(o)}(?![\w])", pattern) for o in op.split("+"))
+
+
+def catch_all_reasons(row: Known, verdicts: list[dict]) -> list[str]:
+    causes = root_causes(row, verdicts)
+    reasons = []
+    failures = sorted({failure for failure, _ in causes})
+    if len(failures) > 1:
+        reasons.append(f"matches {len(failures)} different failures: {failures}")
+    reasons += [f"matches op {op!r} without naming it ({causes[(failure, op)][0]})"
+                for failure, op in causes if op and not _named(op, row.pattern)]
+    return reasons
+
+
+def test_the_survey_covers_the_cpu_frontends():
+    backends = {v["backend"] for v in SURVEYED}
+    assert {"tvm-ep", "tvm-fx", "tvm-dynamo", "onnx", "openvino"} <= backends, backends
+    assert len(SURVEYED) >= 50
+
+
+@pytest.mark.parametrize("row", BUG_ROWS, ids=[r.id for r in BUG_ROWS])
+def test_bug_row_is_one_root_cause(row):
+    assert not catch_all_reasons(row, SURVEYED)
+
+
+def _made_up(backend: str) -> list[Verdict]:
+    """Verdicts of bugs no row can know: an op that does not exist, an error type no
+    frontend raises."""
+    died = Verdict(backend, "crash", "compile-or-run", "WorkerDied", "the worker process died: signal SIGSEGV",
+                   leaf_op="made_up_op on float32")
+    hung = Verdict(backend, "hang", "compile-or-run", "Timeout", "no answer within 180 s",
+                   leaf_op="made_up_op on float32")
+    wrapped = Verdict(backend, "crash", "compile-on-call", "BackendCompilerFailed",
+                      "backend='relax_dynamo' raised:\nMadeUpError: nothing any frontend says")
+    shape = Verdict(backend, "mismatch", "judge", differences=[{"path": "", "kind": "shape", "expected": "(2,)",
+                                                                  "actual": "(1, 2)", "detail": ""}],
+                    leaf_op="made_up_op")
+    return [died, hung, wrapped, shape]
+
+
+@pytest.mark.parametrize("row", BUG_ROWS, ids=[r.id for r in BUG_ROWS])
+def test_bug_row_claims_no_made_up_bug(row):
+    backends = row.backends if row.backends != ("*",) else ("tvm-ep",)
+    claimed = [v.signature() for b in backends for v in _made_up(b) if row.matches(v)]
+    assert not claimed, f"{row.id} is a catch-all: it claims {claimed}"
+
+
+def test_a_catch_all_row_is_caught():
+    """The checks above can fail: the rows this project once had are flagged."""
+    any_wrapper = Known("any-wrapper", ("tvm-dynamo",), "bug", r"BackendCompilerFailed", "")
+    any_segfault = Known("any-segfault", ("tvm-dynamo",), "bug", r"WorkerDied", "")
+    any_shape = Known("any-shape", ("tvm-ep",), "bug", r"/mismatch/shape", "")
+    for row in (any_wrapper, any_segfault, any_shape):
+        assert any(row.matches(v) for v in _made_up(row.backends[0])), row.id
+    mixed = Known("mixed", ("tvm-ep", "tvm-fx", "tvm-dynamo"), "bug", r"/mismatch/dtype", "")
+    assert catch_all_reasons(mixed, SURVEYED)
