@@ -33,6 +33,7 @@ def title(meta: dict[str, Any]) -> str:
     ops = ", ".join(meta.get("ops") or ()) or "no op"
     effect = meta["signature"].split("/", 3)[-1]
     effect = re.sub(r" @[\w.]+$", "", effect)  # the op is named first
+    effect = effect if len(effect) <= 100 else effect[:99] + "…"
     return f"{ops}: {effect} ({meta['backend']})"
 
 

@@ -25,8 +25,8 @@ from .runner import Verdict
 
 __all__ = ["KNOWN", "SURVEY", "Known", "match", "root_causes"]
 
-#: The verdicts the known rows explained in the last ``ci`` survey of the CPU frontends
-#: (signature, backend, notes), kept to check that no row is a catch-all (see
+#: The failing verdicts of the last ``ci`` survey of the CPU frontends (signature,
+#: backend, notes), kept to check that no row is a catch-all (see
 #: ``root_causes``). Rewrite it from a survey's findings.json with
 #: ``python -m suites.known SURVEY_DIR/findings.json``.
 SURVEY = Path(__file__).with_name("ci-survey.json")
@@ -152,7 +152,7 @@ KNOWN: tuple[Known, ...] = (
           "sum/prod/cumsum/cumprod of bool or small ints keep the input dtype; PyTorch returns int64.",
           "https://github.com/apache/tvm/issues/20230"),
     Known("tvm-arith-result-not-promoted", TVM, "bug",
-          r"dtype: torch\.\w+ -> torch\.\w+ @(add_scalar|floordiv_scalar|add|sub|mul|floor_div|true_div)",
+          r"dtype: torch\.\w+ -> torch\.\w+ @(add_scalar|sub_scalar|floordiv_scalar|add|sub|mul|floor_div|true_div)",
           "Mixed-dtype arithmetic returns an operand's dtype instead of PyTorch's promoted one "
           "(uint8 + 2.5 comes back uint8, int64 // 2.5 comes back int64, uint8 // int16 comes back uint8): "
           "silently wrong values."),
@@ -385,6 +385,10 @@ KNOWN: tuple[Known, ...] = (
     Known("openvino-max-min-nan-lost", ("openvino",), "bug", r"/mismatch/values: \w+ NaN lost @(relu|maximum|minimum|amax)$",
           "relu, maximum, minimum and amax turn NaN into a number (relu(NaN) is 0): the CPU plugin's max/min drop "
           "NaN; PyTorch propagates it."),
+    Known("onnx-sub-int-tensor-float-scalar", ("onnx",), "bug",
+          r"Cannot find a compatible OpOverload for aten\.sub with the provided arguments",
+          "`int_tensor - 2.5` (a float Python scalar) fails the export: the exporter finds no aten.sub overload "
+          "for it; eager promotes to float32."),
     Known("onnx-cumprod-no-function", ("onnx",), "bug",
           r"/onnx-export/crash/ConversionError: DispatchError: No ONNX function found for "
           r"<OpOverload\(op='prims\.prod', overload='default'\)>",
@@ -419,21 +423,22 @@ def match(verdict: Verdict) -> Known | None:
 
 
 def _cause(signature: str) -> tuple[str, str]:
-    """(what failed, the op) of a signature: the error type of a crash with its op when
-    a native crash names one; the difference kind (and dtype pair) of a mismatch with
-    the op of the differing leaf."""
+    """(what failed, the op) of a signature: the error type of a crash (the inner error
+    of a wrapper) with its op when a native crash names one; the difference kind of a
+    mismatch with the op of the differing leaf."""
     what = signature.split("/", 3)[-1]
     op = what.rsplit(" @", 1)[1].split(" on ")[0] if " @" in what else ""
-    if "/mismatch/" in signature:
-        kind = re.sub(r" @.*$", "", what)
-        return kind, op
-    return what.split(":", 1)[0], op
+    if "/mismatch/" in signature:  # the kind: dtype, values, shape, state ... (the dtypes may vary)
+        if op in ("buffer_update", "input_update", "counter"):  # state, or a later read of it: not updated
+            return "mutation not applied", op
+        return re.sub(r" @.*$", "", what).split(":")[0].removesuffix(" 0-d"), op
+    return what.removeprefix("BackendCompilerFailed: ").split(":", 1)[0], op
 
 
 def root_causes(row: Known, verdicts: list[dict[str, Any]]) -> dict[tuple[str, str], list[str]]:
     """The distinct (failure, op) pairs among ``verdicts`` (signature, backend, notes)
     that ``row`` matches, each with the signatures behind it. A row of one root cause
-    has one failure, and names every op it matches in its own pattern."""
+    has one failure, and, if it names ops at all, names every op it matches."""
     found: dict[tuple[str, str], list[str]] = {}
     for v in verdicts:
         stage, outcome = v["signature"].split("/")[1:3]
@@ -459,9 +464,13 @@ class _SignatureOnly:
 
 
 def _snapshot(findings: Path) -> None:
-    absorbed = json.loads(findings.read_text()).get("absorbed", {})
-    verdicts = sorted(({"signature": sig, "backend": e["backend"], "notes": e.get("notes", [])}
-                       for per_row in absorbed.values() for sig, e in per_row.items()), key=lambda v: v["signature"])
+    data = json.loads(findings.read_text())
+    seen = {sig: {"signature": sig, "backend": e["backend"], "notes": e.get("notes", [])}
+            for per_row in data.get("absorbed", {}).values() for sig, e in per_row.items()}
+    # Findings new to the table then are verdicts the survey saw too.
+    seen.update((sig, {"signature": sig, "backend": e["backend"], "notes": []}) for sig, e in data.get("new", {}).items()
+                if sig not in seen)
+    verdicts = sorted(seen.values(), key=lambda v: v["signature"])
     SURVEY.write_text(json.dumps(verdicts, indent=1) + "\n")
     print(f"{SURVEY}: {len(verdicts)} verdicts")
 

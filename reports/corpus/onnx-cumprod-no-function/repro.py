@@ -1,4 +1,4 @@
-# cumprod: ConversionError: DispatchError: No ONNX function found for <OpOverload(op='prims.prod', overload='default')>. Failure message: No decompositions registered for the real-valued input (onnx)
+# cumprod: ConversionError: DispatchError: No ONNX function found for <OpOverload(op='prims.prod', overload='d… (onnx)
 # torch 2.13.0+cpu, onnxscript 0.7.2, onnxruntime 1.32.0. Exits 1 while the bug reproduces.
 import torch
 

@@ -1,4 +1,4 @@
-# mean: InvalidGraph: [ONNXRuntimeError] : N : INVALID_GRAPH : This is an invalid model. In Node, ("node_Reshape_N", Reshape, "", -N) : ("","val_N": tensor(intN),) -> ("val_N",) , Error Node (node_Reshape_N)'s input N is marked single but has an empty string in  (onnx)
+# mean: InvalidGraph: [ONNXRuntimeError] : N : INVALID_GRAPH : This is an invalid model. In Node, ("node_Re… (onnx)
 # torch 2.13.0+cpu, onnxscript 0.7.2, onnxruntime 1.32.0. Exits 1 while the bug reproduces.
 import torch
 import onnxruntime

@@ -1,4 +1,4 @@
-# no op: Fail: [ONNXRuntimeError] : N : FAIL : Exception during initialization: /onnxruntime_src/onnxruntime/core/framework/session_state_utils.cc:N onnxruntime::common::Status onnxruntime::session_state_utils::SaveInitializedTensors(const onnxruntime::En (onnx)
+# no op: Fail: [ONNXRuntimeError] : N : FAIL : Exception during initialization: /onnxruntime_src/onnxruntime… (onnx)
 # torch 2.13.0+cpu, onnxscript 0.7.2, onnxruntime 1.32.0. Exits 1 while the bug reproduces.
 import torch
 import onnxruntime

@@ -1,4 +1,4 @@
-# arange, fmod: TypeError: Binary operators must have the same datatype for both operands.  However, R.mod(NAME, lvN) uses datatype T.intN on the LHS (Type of R.Tensor((), dtype="intN")), and datatype T.intN on the RHS (Type of R.Tensor((N,), dtype="intN")). (tvm-ep)
+# arange, fmod: TypeError: Binary operators must have the same datatype for both operands.  However, R.mod(NAME, lv… (tvm-ep)
 # apache-tvm 0.27.0.post1, torch 2.13.0+cpu. Exits 1 while the bug reproduces.
 import torch
 from tvm.relax.frontend.torch import from_exported_program

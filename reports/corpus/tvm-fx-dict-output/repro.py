@@ -1,4 +1,4 @@
-# no op: TypeError: Mismatched type on argument #N when calling: `relax.BlockBuilderEmitOutput(N: relax.BlockBuilder, N: ir.Expr, N: str) -> ir.Var`. Expected `ir.Expr` but got `ffi.Map` (tvm-fx)
+# no op: TypeError: Mismatched type on argument #N when calling: `relax.BlockBuilderEmitOutput(N: relax.Bloc… (tvm-fx)
 # apache-tvm 0.27.0.post1, torch 2.13.0+cpu. Exits 1 while the bug reproduces.
 import torch
 from tvm.relax.frontend.torch import from_fx
