@@ -174,7 +174,7 @@ def calibrate(backend: Backend, backend_spec: str, run_case: Callable[[Case, dic
         records: list[tuple[frozenset[str], str | None]] = []
 
         class Collect(Recorder):
-            def record(self, case: Case, verdict: Verdict, known: Known | None) -> None:
+            def record(self, case: Case, verdict: Verdict, known: Known | None, replay: str = "") -> None:
                 clean = verdict.outcome == "unsupported" and known is not None
                 records.append((frozenset(calibration_features(case)), known.id if clean else None))
 

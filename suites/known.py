@@ -168,7 +168,7 @@ KNOWN: tuple[Known, ...] = (
           "float64 results come back float32 (linear/matmul/true_divide in float64)."),
     Known("tvm-low-precision-widened", TVM, "bug", r"dtype: torch\.(float16|bfloat16) -> torch\.float32",
           "float16/bfloat16 results come back float32 (linear in half precision)."),
-    Known("tvm-select-view-shape", TVM, "bug", r"/mismatch/shape @view",
+    Known("tvm-select-view-shape", TVM, "bug", r"/mismatch/shape( 0-d)? @view",
           "x[0] on a dim of size 1 comes back unsliced: shape (1, 3, 3, 2) where eager gives "
           "(3, 3, 2). Silently wrong shape."),
     Known("tvm-bfloat16-constant", TVM, "bug", r"Got unsupported ScalarType BFloatN",
@@ -205,7 +205,7 @@ KNOWN: tuple[Known, ...] = (
     Known("tvm-fx-python-float-through-float32", ("tvm-fx",), "bug", r"/mismatch/values @const_float",
           "A Python float output comes back rounded through float32 (0.1 returns 0.10000000149011612)."),
     Known("tvm-fx-narrow-length-as-end", ("tvm-fx",), "bug",
-          r"(Input \[Begin=N, End=N\] is invalid for axis=N|/mismatch/(shape|values: \w+) @narrow"
+          r"(Input \[Begin=N, End=N\] is invalid for axis=N|/mismatch/(shape( 0-d)?|values: \w+) @narrow"
           r"|the second input shape at dim N is T\.intN\(-N\))",
           "x.narrow(dim, start, length) is converted as a slice from start to `length` (an end index): wrong values "
           "where start > 0, a build failure where length < start, and a negative dim seen by the next op."),
@@ -279,9 +279,9 @@ KNOWN: tuple[Known, ...] = (
     Known("trt-scalar-output-as-tensor", TRT, "bug", r"/mismatch/leaf_type: (int|float|bool) .* -> Tensor",
           "A scalar (SymInt) computed in an engine comes back as a tensor (fixed on main by PR #4628, "
           "not in 2.14.0).", "https://github.com/pytorch/TensorRT/issues/4614"),
-    Known("trt-sym-size-output-rank", TRT, "bug", r"/mismatch/shape @shape$",
-          "A sym_size output (x.shape[d]) is bound at rank 1 ([1]) where eager has rank 0 (never run here: "
-          "no GPU).", "https://github.com/pytorch/TensorRT/issues/4677"),
+    Known("trt-sym-size-output-rank", TRT, "bug", r"/mismatch/shape 0-d( @|$)",
+          "A sym_size output is bound at rank 1 ([1]) where eager has rank 0: any 0-d result that comes back "
+          "with one dimension (the 0-d class of a shape mismatch; never run here: no GPU).", "https://github.com/pytorch/TensorRT/issues/4677"),
     Known("trt-float64-output-truncated", TRT, "bug", r"/mismatch/dtype: torch\.float64 -> torch\.float32",
           "Engine outputs are never float64 (fixed on main by PR #4630, not in 2.14.0).",
           "https://github.com/pytorch/TensorRT/issues/4624"),
@@ -358,7 +358,7 @@ KNOWN: tuple[Known, ...] = (
           r"/onnx-export/crash/ConversionError: AssertionError: only ND query, key, and value are supported",
           "The exporter's scaled_dot_product_attention takes 4-D query, key and value only and says so; PyTorch "
           "takes 3-D too.", "", ("onnx-export",)),
-    Known("openvino-squeeze-non-unit-dim", ("openvino",), "bug", r"/mismatch/shape @squeeze",
+    Known("openvino-squeeze-non-unit-dim", ("openvino",), "bug", r"/mismatch/shape( 0-d)? @squeeze",
           "x.squeeze(d) on a dim whose size is not 1 squeezes it anyway: a (2,) tensor comes back with shape (); "
           "PyTorch leaves it as it is. Silently wrong shape."),
     Known("openvino-float64-computed-in-float32", ("openvino",), "bug", r"/mismatch/values: float64 @",

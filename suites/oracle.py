@@ -56,7 +56,7 @@ class Difference:
     dtype: str = ""
     #: A class of its own within the kind: for a float values difference where a
     #: special value is involved, which way (``NaN lost``, ``NaN made``, ``inf lost``,
-    #: ``inf made``); for a lost mutation, ``0-d`` state.
+    #: ``inf made``); for a lost mutation, ``0-d`` state; for a shape, a ``0-d`` result.
     special: str = ""
 
     def __str__(self) -> str:
@@ -115,7 +115,10 @@ def _compare_tensors(path: str, expected: torch.Tensor, actual: torch.Tensor, er
     if actual.dtype != expected.dtype:
         return Difference(path, "dtype", str(expected.dtype), str(actual.dtype))
     if actual.shape != expected.shape:
-        return Difference(path, "shape", str(tuple(expected.shape)), str(tuple(actual.shape)))
+        # A 0-d result that comes back with a dimension is a class of its own (a scalar
+        # bound as a 1-element tensor).
+        return Difference(path, "shape", str(tuple(expected.shape)), str(tuple(actual.shape)),
+                          special="0-d" if expected.dim() == 0 else "")
     actual = actual.detach().cpu()
     expected = expected.detach()
     if not (expected.dtype.is_floating_point or expected.dtype.is_complex):

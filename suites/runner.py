@@ -129,7 +129,7 @@ class Verdict:
                                                                                      "container_type") else d["kind"]
             if d["kind"] == "values" and d.get("dtype"):
                 what += f": {d['dtype']}"
-            if d["kind"] in ("values", "mutation_lost") and d.get("special"):
+            if d["kind"] in ("values", "mutation_lost", "shape") and d.get("special"):
                 what += f" {d['special']}"  # NaN lost, 0-d, ...: a class of its own
             if d["path"].startswith("state."):  # a buffer or an input after the call
                 what = f"state {what}"
