@@ -225,10 +225,14 @@ def run_reproducer(entry: Entry, timeout: float = 600) -> Run:
         return Run("gone", 0, output, "ran to the end: no error, no difference")
     expected = _expected_error(entry.meta)
     last = _last_error(output)
-    if done.returncode < 0:
-        signal_name = f"signal {signal.Signals(-done.returncode).name}"
-        ok = signal_name in entry.meta.get("message", "")
-        return Run("reproduces" if ok else "broken", done.returncode, output, f"died of {signal_name}")
+    ended = re.search(r"the frontend's process ended with (SIG\w+)", output)  # see reproducer._IN_A_CHILD
+    if ended or done.returncode < 0:
+        name = ended.group(1) if ended else signal.Signals(-done.returncode).name
+        ok = f"signal {name}" in entry.meta.get("message", "")
+        return Run("reproduces" if ok else "broken", done.returncode, output, f"died of signal {name}")
+    if entry.meta["outcome"] == "hang":
+        ok = "TimeoutExpired" in output
+        return Run("reproduces" if ok else "broken", done.returncode, output, _last_error(output))
     if entry.meta["outcome"] == "mismatch":
         ok = last.startswith("AssertionError")
     else:

@@ -117,6 +117,18 @@ def _check(case: Case, backend: Backend, outcome: str, difference: dict[str, Any
     return lines
 
 
+#: A native crash kills the process and a hang never ends: the script runs itself in a
+#: child and exits 1 when that child dies or hangs.
+_IN_A_CHILD = """\
+import os, signal, subprocess, sys
+
+if "REPRO_CHILD" not in os.environ:  # a native crash kills its process: run in a child, say how it ended
+    code = subprocess.run([sys.executable, __file__], env={**os.environ, "REPRO_CHILD": "1"}, timeout=600).returncode
+    print(f"the frontend's process ended with {signal.Signals(-code).name if code < 0 else f'exit code {code}'}")
+    sys.exit(1 if code else 0)
+"""
+
+
 def _imported_names(line: str) -> list[str]:
     if line.startswith("from "):
         names = line.split(" import ", 1)[1]
@@ -139,6 +151,8 @@ def reproducer_source(case: Case, backend: Backend, options: dict[str, Any], met
         version += f", torch {torch.__version__}"
     lines = [f"# {title(meta)}", f"# {version}. Exits 1 while the bug reproduces.",
              *(["import copy", ""] if mismatch and case.mutations() else []), "import torch"]
+    if meta["outcome"] == "hang" or "WorkerDied" in meta["signature"]:
+        lines[2:2] = [*_IN_A_CHILD.splitlines(), ""]
     lines += _containers(case)
     lines += [line for line in recipe.imports.splitlines()
               if line not in lines and any(re.search(rf"\b{n}\b", code) for n in _imported_names(line))]
