@@ -62,13 +62,12 @@ class Known:
             return False
         if self.note and not any(re.search(self.note, n) for n in verdict.notes):
             return False
-        signature = verdict.signature()
+        signatures = [verdict.signature()]
         if _wrapped(verdict):  # as if the stage inside the backend call had raised the inner error
-            return any(re.search(self.pattern, signature.replace("/crash/BackendCompilerFailed: ", f"/{stage}/crash/")
-                                 .replace(f"/{verdict.stage}/{stage}/", f"/{stage}/"))
-                       for stage in self.stages or ("import", "build", "run", verdict.stage)) or (
-                not self.stages and re.search(self.pattern, signature) is not None)
-        return re.search(self.pattern, signature) is not None
+            _, _, inner = signatures[0].partition("/crash/BackendCompilerFailed: ")
+            signatures = [f"{verdict.backend}/{stage}/crash/{inner}"
+                          for stage in self.stages or (verdict.stage, "import", "build", "run")]
+        return any(re.search(self.pattern, s) for s in signatures)
 
 
 #: A mutation never applied: the state left as it was, or a later read of it returning
@@ -281,7 +280,8 @@ KNOWN: tuple[Known, ...] = (
           "not in 2.14.0).", "https://github.com/pytorch/TensorRT/issues/4614"),
     Known("trt-sym-size-output-rank", TRT, "bug", r"/mismatch/shape 0-d( @|$)",
           "A sym_size output is bound at rank 1 ([1]) where eager has rank 0: any 0-d result that comes back "
-          "with one dimension (the 0-d class of a shape mismatch; never run here: no GPU).", "https://github.com/pytorch/TensorRT/issues/4677"),
+          "with one dimension (the 0-d class of a shape mismatch; never run here: no GPU).",
+          "https://github.com/pytorch/TensorRT/issues/4677"),
     Known("trt-float64-output-truncated", TRT, "bug", r"/mismatch/dtype: torch\.float64 -> torch\.float32",
           "Engine outputs are never float64 (fixed on main by PR #4630, not in 2.14.0).",
           "https://github.com/pytorch/TensorRT/issues/4624"),
