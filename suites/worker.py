@@ -9,10 +9,12 @@ Either way a fresh worker starts for the next case.
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing
 import os
 import signal
 import traceback
+import weakref
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -66,6 +68,20 @@ def _serve(conn: Connection, log_path: str | None) -> None:
             conn.send(("harness-error", f"{exc!r}\n{traceback.format_exc()}"))
 
 
+#: Every worker with a live process: killed at interpreter exit (see ``_kill_at_exit``).
+_LIVE: weakref.WeakSet[Worker] = weakref.WeakSet()
+
+
+@atexit.register
+def _kill_at_exit() -> None:
+    """Kill the workers a process leaves running (a Ctrl-C between cases, a script that
+    never closed one). Registered after multiprocessing's own exit hook, so it runs first:
+    that hook joins daemonic children after a SIGTERM the worker ignores, and would
+    wait forever."""
+    for worker in list(_LIVE):
+        worker._stop(kill=True)
+
+
 class Worker:
     """Runs cases in a child process; restarts it after a crash or hang."""
 
@@ -90,6 +106,7 @@ class Worker:
         parent, child = context.Pipe()
         self._process = context.Process(target=_serve, args=(child, self.log_path), daemon=True)
         self._process.start()
+        _LIVE.add(self)
         child.close()
         self._conn = parent
         try:
