@@ -8,7 +8,11 @@ documents that it drops them; rows of kind ``bug`` are real bugs (crash, hang or
 mismatch) already on file.
 
 ``pattern`` is a regular expression searched in the verdict's signature
-``backend/stage/outcome/what`` (see ``Verdict.signature``); ``stage`` narrows it.
+``backend/stage/outcome/what`` (see ``Verdict.signature``); ``stage`` narrows it. An
+error that dynamo wraps (``BackendCompilerFailed``) is matched as its inner error raised
+at the row's stages: a row names a root cause, never the wrapper. Each ``bug`` row is
+one root cause: ``tests/test_known_rows.py`` holds every row to that against the last
+``ci`` survey (``SURVEY``).
 """
 
 from __future__ import annotations
