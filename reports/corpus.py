@@ -8,7 +8,10 @@ entry; concurrent writers (xdist workers) serialise on a lock file and write eac
 atomically.
 
     python -m reports.corpus list
-    python -m reports.corpus render ENTRY     # a markdown bug report, ready to file
+    python -m reports.corpus verify [ENTRY...]   # re-run the reproducers: reproduces, gone, broken
+    python -m reports.corpus render ENTRY        # a GitHub-issue-ready report (runs the reproducer)
+    python -m reports.corpus find ROW            # find, shrink and file the bug behind a known row
+    python -m reports.corpus refresh [ENTRY...]  # simplify an entry's inputs, rewrite its reproducer
 """
 
 from __future__ import annotations
