@@ -57,18 +57,20 @@ class Known:
     def matches(self, verdict: Verdict) -> bool:
         if self.backends != ("*",) and verdict.backend not in self.backends:
             return False
+        signature = verdict.signature()  # computed once: this runs for every row on every case
         # relax_dynamo and the like import and build inside dynamo's backend call: an error
         # wrapped in BackendCompilerFailed is matched on the inner error, at any stage.
-        if self.stages and verdict.stage not in self.stages and not _wrapped(verdict):
+        wrapped = signature.split("/", 3)[-1].startswith("BackendCompilerFailed: ")
+        if self.stages and verdict.stage not in self.stages and not wrapped:
             return False
         if self.kind == "unsupported" and verdict.outcome not in ("crash", "unsupported") and not (
                 verdict.outcome == "mismatch" and _only_lost_mutations(verdict)):
             return False
         if self.note and not any(re.search(self.note, n) for n in verdict.notes):
             return False
-        signatures = [verdict.signature()]
-        if _wrapped(verdict):  # as if the stage inside the backend call had raised the inner error
-            _, _, inner = signatures[0].partition("/crash/BackendCompilerFailed: ")
+        signatures = [signature]
+        if wrapped:  # as if the stage inside the backend call had raised the inner error
+            _, _, inner = signature.partition("/crash/BackendCompilerFailed: ")
             signatures = [f"{verdict.backend}/{stage}/crash/{inner}"
                           for stage in self.stages or (verdict.stage, "import", "build", "run")]
         return any(re.search(self.pattern, s) for s in signatures)
@@ -77,10 +79,6 @@ class Known:
 #: A mutation never applied: the state left as it was, or a later read of it returning
 #: the old contents (matched on the ops of ``strategies.ops.state``).
 _STATE_NOT_UPDATED = r"/mismatch/(state mutation_lost( 0-d)?|values: \w+) @(buffer_update|input_update|counter)"
-
-
-def _wrapped(verdict: Verdict) -> bool:
-    return verdict.signature().split("/", 3)[-1].startswith("BackendCompilerFailed: ")
 
 
 def _only_lost_mutations(verdict: Verdict) -> bool:
