@@ -26,6 +26,7 @@ from suites.calibration import calibrate, calibration_features, learn
 from suites.known import Known
 from suites.runner import execute
 from tests.harness_backends import contains
+from tests.processes import start_run
 
 
 class RejectsOrderedDict(Eager):
@@ -111,7 +112,7 @@ def test_ctrl_c_during_a_calibration_pass_stops_the_run_and_leaves_no_partial_ca
             "-p", "no:xdist", "--calibration", "refresh", "--backend", "tests.harness_backends:Int64ToInt32"]
     env = {**os.environ, "ROUNDTRIP_PROFILE": "nightly", "ROUNDTRIP_CACHE": str(tmp_path / "cache"),
            "ROUNDTRIP_CORPUS": str(tmp_path / "corpus"), "ROUNDTRIP_REPORTS": str(tmp_path / "reports")}
-    process = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    process = start_run(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(4)  # start-up, then inside the pass
     process.send_signal(signal.SIGINT)
     try:

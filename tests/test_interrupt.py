@@ -17,6 +17,7 @@ import pytest
 
 from reports.summary import rebuild
 from suites.conformance import Recorder
+from tests.processes import start_run
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -28,7 +29,7 @@ def _run(reports: Path, *, examples: int) -> subprocess.Popen:
            "ROUNDTRIP_REPORTS": str(reports), "ROUNDTRIP_CORPUS": str(reports / "corpus")}
     args = [sys.executable, "-m", "pytest", "suites/test_conformance.py", "-q", "-p", "no:cacheprovider", "-n", "2",
             "--shards", "2", "--backend", "reference", "--hypothesis-seed=1"]
-    return subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    return start_run(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
 
 

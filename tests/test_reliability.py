@@ -20,6 +20,7 @@ from strategies import Case, Container, Input, Ref, Value
 from suites.conformance import ConformanceFailure
 from suites.runner import execute, load_backend
 from suites.worker import Worker
+from tests.processes import start_run
 
 ROOT = Path(__file__).parent.parent
 SCALAR = (Input("x0", "float32", ()),), (Value("input", ("x0",)),)
@@ -96,7 +97,7 @@ def test_ctrl_c_at_any_moment_leaves_the_corpus_consistent(tmp_path):
     # Three blind moments, then one right after the first entry lands (mid-way through
     # the next search, or the next write).
     for delay in (2.0, 5.0, 9.0, None):
-        process = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        process = start_run(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         if delay is None:
             before = len(load_entries(tmp_path))
             deadline = time.monotonic() + 300
