@@ -46,6 +46,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--shards", type=int, default=1, metavar="N",
                     help="split each backend's examples into N test items, so that -n spreads one backend "
                          "over N processes (each part seeded apart when the run is seeded)")
+    group.addoption("--shard-count", type=int, default=1, metavar="N",
+                    help="this run is one of N machines sharing every backend's examples (with --shard-index)")
+    group.addoption("--shard-index", type=int, default=0, metavar="I",
+                    help="which of the --shard-count machines this run is, from 0")
+    group.addoption("--database", default=None, metavar="DIR",
+                    help="where this run saves (and first replays) its shrunk failures: Hypothesis's "
+                         "example database (default .hypothesis/examples; not with the ci profile)")
+    group.addoption("--database-from", action="append", default=[], metavar="DIR|github:OWNER/REPO[/ARTIFACT]",
+                    help="also replay first the failures in this database, read-only: a directory, or the "
+                         "latest artifact a GitHub workflow uploaded (default name hypothesis-example-db); "
+                         "repeatable")
     group.addoption("--calibration", choices=("auto", "on", "off", "refresh"), default="auto",
                     help="leave out what each frontend rejects cleanly, learned in a short pass and cached "
                          "(suites/calibration.py): auto = on when the budget is at least 4x the pass "
@@ -54,8 +65,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="run cases in the pytest process (faster; a segfault kills the session)")
 
 
+@pytest.hookimpl(trylast=True)  # after Hypothesis's plugin has loaded any --hypothesis-profile
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "conformance: a property test of a frontend against eager PyTorch")
+    _parts(config)  # a bad --shard-index is an error before anything runs
+    if config.getoption("--database") or config.getoption("--database-from"):
+        if settings().derandomize:
+            raise pytest.UsageError("--database: this profile is derandomised (ci), and so replays no database")
+        from suites.database import example_database
+
+        settings.register_profile("roundtrip-database", settings(), database=example_database(
+            config.getoption("--database"), config.getoption("--database-from")))
+        settings.load_profile("roundtrip-database")
     if config.getoption("--tvm-target"):
         # Read by the TVM adapters, in this process and in the worker processes.
         os.environ["ROUNDTRIP_TVM_TARGET"] = config.getoption("--tvm-target")
@@ -83,15 +104,28 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "backend_spec" in metafunc.fixturenames:
         specs = metafunc.config.getoption("--backend") or list(DEFAULT_BACKENDS)
         metafunc.parametrize("backend_spec", specs, ids=specs)
-    count = metafunc.config.getoption("--shards")
-    if "shard" in metafunc.fixturenames and count > 1:
-        metafunc.parametrize("shard", [(i, count) for i in range(count)], ids=[f"shard{i}" for i in range(count)])
+    if "shard" in metafunc.fixturenames:
+        parts = _parts(metafunc.config)
+        if len(parts) > 1:
+            metafunc.parametrize("shard", parts, ids=[f"shard{i}" for i in range(len(parts))])
+
+
+def _parts(config: pytest.Config) -> list[tuple[int, int]]:
+    """The parts of every backend's budget this run holds, as (index, count): machine I of
+    N (--shard-index/--shard-count) holds parts I*S .. I*S+S-1 of N*S (--shards S), so
+    the machines' parts are disjoint and together are the whole budget."""
+    machine, machines = config.getoption("--shard-index"), config.getoption("--shard-count")
+    per_machine = config.getoption("--shards")
+    if machines < 1 or per_machine < 1 or not 0 <= machine < machines:
+        raise pytest.UsageError(f"--shard-index {machine} --shard-count {machines} --shards {per_machine}: "
+                                "need 0 <= index < count and counts of at least 1")
+    return [(machine * per_machine + i, machines * per_machine) for i in range(per_machine)]
 
 
 @pytest.fixture
-def shard() -> tuple[int, int]:
-    """(index, count) of the part of the budget this test runs: all of it, unless --shards."""
-    return (0, 1)
+def shard(request: pytest.FixtureRequest) -> tuple[int, int]:
+    """(index, count) of the part of the budget this test runs: all of it, unless sharded."""
+    return _parts(request.config)[0]
 
 
 @pytest.fixture

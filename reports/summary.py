@@ -110,19 +110,25 @@ def _calibration_rows(recorder: Any) -> list[list[str]]:
     return rows
 
 
-def write_latest(recorder: Any, directory: Path, status: str = "complete") -> None:
-    """Write the run's findings and summaries (atomically, file by file)."""
+def write_latest(recorder: Any, directory: Path, status: str = "complete", *,
+                 run_versions: dict[str, str] | None = None, merged_from: list[str] | None = None) -> None:
+    """Write the run's findings and summaries (atomically, file by file); those of a
+    campaign merged from several runs' reports (``reports.merge``) say which."""
     directory.mkdir(parents=True, exist_ok=True)
+    run_versions = versions() if run_versions is None else run_versions
     cases = {b: sum(n for (kb, _), n in recorder.outcomes.items() if kb == b) for b in sorted({b for b, _ in recorder.outcomes})}
-    data = {"versions": versions(), "run": {"status": status, "cases": cases}, **recorder.to_dict()}
+    run = {"status": status, "cases": cases, **({"merged_from": merged_from} if merged_from else {})}
+    data = {"versions": run_versions, "run": run, **recorder.to_dict()}
     known = [{"backend": b, "id": i, "kind": k, "count": n} for (b, i, k), n in sorted(recorder.known.items())]
     findings = [{"kind": "new", "signature": s, **e} for s, e in recorder.new.items()] + \
                [{"kind": f"known-{k['kind']}", **k} for k in known]
     _write(directory / "findings.json", json.dumps({**data, "findings": findings}, indent=1))
 
-    md = ["# Roundtrip run", "", f"Run: {STATUS[status]}.", "",
+    merged = [f"Merged from {len(merged_from)} runs' reports: " + ", ".join(f"`{m}`" for m in merged_from), ""] \
+        if merged_from else []
+    md = ["# Roundtrip run", "", f"Run: {STATUS[status]}.", "", *merged,
           "Cases completed: " + ", ".join(f"{b} {n}" for b, n in cases.items()), "",
-          "Versions: " + ", ".join(f"{k} {v}" for k, v in versions().items()), "",
+          "Versions: " + ", ".join(f"{k} {v}" for k, v in run_versions.items()), "",
           "## Outcomes per backend", "", _markdown_table(_HEADER, _rows(recorder)), ""]
     if recorder.new:
         md += ["## New findings", ""] + [f"- **{e['backend']}** {e['outcome']}: {e['headline']}  \n"
@@ -150,7 +156,8 @@ def write_latest(recorder: Any, directory: Path, status: str = "complete") -> No
 
     parts = ["<!doctype html><meta charset=utf-8><title>Roundtrip run</title><h1>Roundtrip run</h1>",
              f"<p>Run: {html.escape(STATUS[status])}.</p>",
-             f"<p>{html.escape(', '.join(f'{k} {v}' for k, v in versions().items()))}</p>",
+             *([f"<p>{html.escape(merged[0])}</p>"] if merged else []),
+             f"<p>{html.escape(', '.join(f'{k} {v}' for k, v in run_versions.items()))}</p>",
              "<h2>Outcomes per backend</h2>", table(_HEADER, _rows(recorder))]
     if recorder.calibration:
         parts += ["<h2>Calibrated away</h2>",

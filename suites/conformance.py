@@ -22,6 +22,7 @@ import strategies as gen
 from strategies import Case, case_to_json
 
 from .backends.base import Backend
+from .database import database_key
 from .known import Known, match
 from .runner import Verdict
 
@@ -143,6 +144,37 @@ class Recorder:
                 out.write(json.dumps(record, sort_keys=True) + "\n")
 
     @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Recorder:
+        """The inverse of ``to_dict`` (what a findings.json holds)."""
+        return cls(
+            outcomes=Counter({(b, o): n for b, o, n in data["outcomes"]}),
+            known=Counter({(b, i, k): n for b, i, k, n in data["known"]}),
+            new={s: dict(e) for s, e in data["new"].items()},
+            deviations=Counter({(b, d): n for b, d, n in data["deviations"]}),
+            features={b: {f: Counter(c) for f, c in fs.items()} for b, fs in data["features"].items()},
+            seconds=Counter(data["seconds"]),
+            calibration=dict(data["calibration"]),
+            absorbed={row: {s: dict(e) for s, e in seen.items()} for row, seen in data["absorbed"].items()},
+        )
+
+    def add(self, other: Recorder) -> None:
+        """Add another part of the same campaign (a shard): counts add; a signature both
+        saw is one entry, its count the sum, its example the first part's."""
+        for mine, theirs in ((self.outcomes, other.outcomes), (self.known, other.known),
+                             (self.deviations, other.deviations), (self.seconds, other.seconds)):
+            mine.update(theirs)
+        for backend, features in other.features.items():
+            for feature, counts in features.items():
+                self.features.setdefault(backend, {}).setdefault(feature, Counter()).update(counts)
+        for signature, entry in other.new.items():
+            self.new.setdefault(signature, {**entry, "count": 0})["count"] += entry["count"]
+        for row, seen in other.absorbed.items():
+            for signature, entry in seen.items():
+                self.absorbed.setdefault(row, {}).setdefault(signature, {**entry, "count": 0})["count"] += entry["count"]
+        for backend, calibrated in other.calibration.items():  # one pass per backend, on its first part
+            self.calibration.setdefault(backend, calibrated)
+
+    @classmethod
     def from_journals(cls, paths: list[Path]) -> Recorder:
         """The counts the journals add up to. A last line cut short by a kill is skipped."""
         rebuilt = cls()
@@ -236,13 +268,27 @@ def conformance_property(
                 raise failure
             recorder.record_new(failure)
 
+    # Hypothesis would key the example database by check's source, the same for every
+    # backend: key it by backend, shared by the backend's shards. (A --hypothesis-seed
+    # run replays no database, as Hypothesis has it.)
+    if core.global_force_seed is None:
+        check._hypothesis_internal_database_key = database_key(backend.name)
     return _sharded(check, *shard)
+
+
+def shard_budget(examples: int, index: int, count: int) -> int:
+    """Part ``index`` of ``count``'s share of ``examples``: the parts add up to it exactly."""
+    share, left_over = divmod(examples, count)
+    return share + (index < left_over)
 
 
 def _sharded(check: Callable[[], None], index: int, count: int) -> Callable[[], None]:
     if count == 1:
         return check
-    check = settings(settings(), max_examples=-(-settings().max_examples // count))(check)
+    examples = shard_budget(settings().max_examples, index, count)
+    if examples == 0:  # more parts than examples
+        return lambda: None
+    check = settings(settings(), max_examples=examples)(check)
     # Parts must draw different cases: each gets its own seed where the run is seeded
     # (derandomised, or --hypothesis-seed); unseeded runs differ anyway.
     base = core.global_force_seed if core.global_force_seed is not None else 0 if settings().derandomize else None
