@@ -3,6 +3,7 @@ skipping, the per-process worker, and collecting what every run found."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import threading
@@ -122,6 +123,39 @@ def _parts(config: pytest.Config) -> list[tuple[int, int]]:
     return [(machine * per_machine + i, machines * per_machine) for i in range(per_machine)]
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Conformance items first, laid out so that -n's workers end together
+    (suites/schedule.py); each item's part is noted so that its time is recorded."""
+    from suites.schedule import estimates, layout, part_key, recorded_seconds
+
+    keys: list[str | None] = []
+    for item in items:
+        params = item.callspec.params if item.get_closest_marker("conformance") and hasattr(item, "callspec") else {}
+        if "backend_spec" not in params:
+            keys.append(None)
+            continue
+        keys.append(part_key(params["backend_spec"], *params.get("shard", _parts(config)[0])))
+        item.user_properties.append(("roundtrip-part", keys[-1]))
+    conformance = [i for i, key in enumerate(keys) if key is not None]
+    if not conformance:
+        return
+    costs = estimates([keys[i] for i in conformance], recorded_seconds())
+    # Runs per worker only when nothing else shares the queue; otherwise longest first.
+    workers = getattr(config, "workerinput", {}).get("workercount", 1) if len(conformance) == len(items) else 1
+    items[:] = [items[conformance[i]] for i in layout(costs, workers)] + \
+        [item for item, key in zip(items, keys) if key is None]
+
+
+#: part -> seconds its item took, for item-seconds.json (the controller's record).
+_ITEM_SECONDS: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    part = dict(report.user_properties).get("roundtrip-part")
+    if part is not None and report.when == "call":
+        _ITEM_SECONDS[part] = round(report.duration, 1)
+
+
 @pytest.fixture
 def shard(request: pytest.FixtureRequest) -> tuple[int, int]:
     """(index, count) of the part of the budget this test runs: all of it, unless sharded."""
@@ -146,6 +180,7 @@ def worker(request: pytest.FixtureRequest):
     LATEST.mkdir(parents=True, exist_ok=True)
     name = os.environ.get("PYTEST_XDIST_WORKER", "main")
     w = Worker(timeout=request.config.getoption("--case-timeout"), log_path=str(LATEST / f"worker-{name}.log"))
+    w.start()  # here, in the first item's setup: its call time is its cases' alone (suites/schedule.py)
     yield w
     w.close()
 
@@ -182,6 +217,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     journal: at the normal end, after Ctrl-C or SIGTERM alike."""
     if hasattr(session.config, "workerinput") or not any(LATEST.glob("journal-*.jsonl")):
         return
+    if _ITEM_SECONDS:  # the estimates for the next layout (suites/schedule.py)
+        (LATEST / "item-seconds.json").write_text(json.dumps(dict(sorted(_ITEM_SECONDS.items())), indent=1))
     from reports.summary import end_session, rebuild, write_latest
 
     end_session(LATEST, "interrupted" if exitstatus == pytest.ExitCode.INTERRUPTED else "complete")

@@ -9,7 +9,9 @@ if [[ ! -x "$VENV/bin/python" ]]; then
 fi
 if ! "$VENV/bin/python" -c "import torch, tvm, hypothesis, xdist, onnx, onnxscript, onnxruntime, openvino" \
     >/dev/null 2>&1; then
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "torch==2.13.0"
+  # TORCH_INDEX_URL (optional): a wheel index holding the CPU build, e.g. on a CI runner.
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "torch==2.13.0" \
+    ${TORCH_INDEX_URL:+--index-url "$TORCH_INDEX_URL"}
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e ".[tvm,inductor,onnx,openvino,dev]"
 fi
 export PATH="$PWD/$VENV/bin:$PATH"

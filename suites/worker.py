@@ -101,6 +101,11 @@ class Worker:
         self.restarts = 0
         self.recycled = 0
 
+    def start(self) -> None:
+        """Start the process now (it starts on the first case otherwise)."""
+        if self._process is None:
+            self._start()
+
     def _start(self) -> None:
         context = multiprocessing.get_context("spawn")
         parent, child = context.Pipe()
