@@ -124,9 +124,9 @@ def _parts(config: pytest.Config) -> list[tuple[int, int]]:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Conformance items first, laid out so that -n's workers end together
-    (suites/schedule.py); each item's part is noted so that its time is recorded."""
-    from suites.schedule import estimates, layout, part_key, recorded_seconds
+    """Conformance items laid out so that -n's workers end together (suites/schedule.py);
+    each item's part is noted so that its time is recorded."""
+    from suites.schedule import arrange, estimates, part_key, recorded_seconds
 
     keys: list[str | None] = []
     for item in items:
@@ -136,14 +136,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             continue
         keys.append(part_key(params["backend_spec"], *params.get("shard", _parts(config)[0])))
         item.user_properties.append(("roundtrip-part", keys[-1]))
-    conformance = [i for i, key in enumerate(keys) if key is not None]
-    if not conformance:
+    if not any(keys):
         return
-    costs = estimates([keys[i] for i in conformance], recorded_seconds())
-    # Runs per worker only when nothing else shares the queue; otherwise longest first.
-    workers = getattr(config, "workerinput", {}).get("workercount", 1) if len(conformance) == len(items) else 1
-    items[:] = [items[conformance[i]] for i in layout(costs, workers)] + \
-        [item for item, key in zip(items, keys) if key is None]
+    estimated = iter(estimates([key for key in keys if key is not None], recorded_seconds()))
+    costs = [next(estimated) if key is not None else None for key in keys]
+    order = arrange(costs, getattr(config, "workerinput", {}).get("workercount", 1))
+    items[:] = [items[i] for i in order]
 
 
 #: part -> seconds its item took, for item-seconds.json (the controller's record).
