@@ -68,6 +68,17 @@ def _serve(conn: Connection, log_path: str | None) -> None:
             conn.send(("harness-error", f"{exc!r}\n{traceback.format_exc()}"))
 
 
+def _context() -> multiprocessing.context.BaseContext:
+    """Workers fork from a server that has imported torch once: a fresh worker after a
+    crash starts in a fraction of a second instead of importing torch again (a crash
+    being shrunk restarts it once per attempt). The server only imports: no torch
+    threads exist yet when it forks."""
+    context = multiprocessing.get_context("forkserver")
+    # torch.testing.assert_close imports torch.distributed.tensor on first use (1.5 s).
+    context.set_forkserver_preload(["torch", "torch.distributed.tensor", "strategies", "suites.runner"])
+    return context
+
+
 #: Every worker with a live process: killed at interpreter exit (see ``_kill_at_exit``).
 _LIVE: weakref.WeakSet[Worker] = weakref.WeakSet()
 
@@ -107,7 +118,7 @@ class Worker:
             self._start()
 
     def _start(self) -> None:
-        context = multiprocessing.get_context("spawn")
+        context = _context()
         parent, child = context.Pipe()
         self._process = context.Process(target=_serve, args=(child, self.log_path), daemon=True)
         self._process.start()
