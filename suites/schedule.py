@@ -7,8 +7,9 @@ being stolen. Items given in collection order put both halves of the slowest bac
 on one worker, one after the other, while the other worker idles (and in the full test
 run, every conformance item on the first worker). So the conformance items are laid
 out as W runs of balanced estimated length, longest first, one at the head of each
-worker's block: each worker's share ends at about the same time. The order never changes which cases a
-part draws (its seed is its own), only which process runs it and when.
+worker's block: each worker's share ends at about the same time. The order never
+changes which cases a part draws (its seed is its own), only which process runs it and
+when.
 
 The estimates are the seconds each part took in a measured run: ``ci-item-seconds.json``
 is written by the ``ci`` survey (every run leaves ``item-seconds.json`` in its reports
@@ -33,13 +34,14 @@ def part_key(backend_spec: str, index: int, count: int) -> str:
 
 def estimates(keys: list[str], recorded: dict[str, float]) -> list[float]:
     """Estimated seconds for each part ``key`` (see ``part_key``)."""
-    per_backend: dict[str, float] = {}
-    for key, seconds in recorded.items():  # a backend's whole budget, from its parts
-        per_backend[key.rsplit(" ", 1)[0]] = per_backend.get(key.rsplit(" ", 1)[0], 0.0) + seconds
+    whole: dict[str, float] = {}  # a backend's whole budget, from its recorded parts
+    for key, seconds in recorded.items():
+        backend = key.rsplit(" ", 1)[0]
+        whole[backend] = whole.get(backend, 0.0) + seconds
     found = []
     for key in keys:
         backend, part = key.rsplit(" ", 1)
-        found.append(recorded[key] if key in recorded else per_backend.get(backend, 0.0) / int(part.split("/")[1]))
+        found.append(recorded[key] if key in recorded else whole.get(backend, 0.0) / int(part.split("/")[1]))
     return found
 
 
@@ -47,8 +49,8 @@ def arrange(costs: list[float | None], workers: int) -> list[int]:
     """A permutation of the items (by index) for ``workers`` workers. Conformance items
     (those with a cost) go into balanced runs (the longest to the least loaded run with
     room), each run longest first; worker w's block, of the length worksteal hands it, is
-    its run and then the other items, in their order, to fill it. Stealing takes from the
-    end of a block: the other items, which are short and many."""
+    its run and then the other items, in their order, to fill it. An idle worker steals
+    from the end of another's queue: the other items, short and many."""
     timed = [i for i, cost in enumerate(costs) if cost is not None]
     blocks, runs_sized = _worksteal_sizes(len(costs), workers), _worksteal_sizes(len(timed), workers)
     if any(run > block for run, block in zip(runs_sized, blocks)):  # too few others to fill: one run
