@@ -22,12 +22,16 @@ DEFAULT_BACKENDS = ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo", "inductor", "
                     "trt-dynamo", "trt-torch-compile", "trt-exported-program", "trt-saved")
 
 _slow_is_fine = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
-settings.register_profile("dev", max_examples=25, deadline=None, suppress_health_check=_slow_is_fine)
+# Every profile derives from Hypothesis's plain defaults: where CI is set in the
+# environment, Hypothesis makes its own derandomised, database-free "ci" profile the
+# default, and "nightly" would silently inherit that.
+_plain = settings.get_profile("default")
+settings.register_profile("dev", _plain, max_examples=25, deadline=None, suppress_health_check=_slow_is_fine)
 # Derandomised and database-free: every CI run draws the same cases, so CI is green
 # exactly when no new bug appeared.
-settings.register_profile("ci", max_examples=300, deadline=None, derandomize=True, database=None,
+settings.register_profile("ci", _plain, max_examples=300, deadline=None, derandomize=True, database=None,
                           suppress_health_check=_slow_is_fine, print_blob=True)
-settings.register_profile("nightly", max_examples=2000, deadline=None, suppress_health_check=_slow_is_fine,
+settings.register_profile("nightly", _plain, max_examples=2000, deadline=None, suppress_health_check=_slow_is_fine,
                           print_blob=True)
 settings.load_profile(os.environ.get("ROUNDTRIP_PROFILE", "dev"))
 if os.environ.get("ROUNDTRIP_MAX_EXAMPLES"):  # a smaller (or larger) budget, same profile otherwise
@@ -95,10 +99,35 @@ def pytest_configure(config: pytest.Config) -> None:
     # reports are still written (the default would kill the process on the spot).
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _interrupt)
+        if signal.getsignal(signal.SIGINT) is signal.default_int_handler:  # not where it is ignored
+            signal.signal(signal.SIGINT, _interrupt)
+
+
+#: Set by Ctrl-C or SIGTERM. A library may catch the KeyboardInterrupt and drop it (one
+#: did, at some moment of a run, now and then): it is raised again before the next case
+#: and the next item, so that the run always stops.
+_INTERRUPTED = threading.Event()
 
 
 def _interrupt(signum: int, frame: Any) -> None:
+    _INTERRUPTED.set()
     raise KeyboardInterrupt(f"{signal.Signals(signum).name}")
+
+
+def _stop_if_interrupted() -> None:
+    if _INTERRUPTED.is_set():
+        raise KeyboardInterrupt("interrupted earlier (raised again: the first was caught on its way)")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    _stop_if_interrupted()
+
+
+def _between_cases(run: Any) -> Any:
+    def run_case(case: Any, options: dict[str, Any]) -> Any:
+        _stop_if_interrupted()
+        return run(case, options)
+    return run_case
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -189,9 +218,9 @@ def run_case(request: pytest.FixtureRequest, backend_spec: str):
     if request.config.getoption("--no-isolation"):
         from suites.runner import execute, load_backend
 
-        return lambda case, options: execute(load_backend(backend_spec), case, options)
+        return _between_cases(lambda case, options: execute(load_backend(backend_spec), case, options))
     w = request.getfixturevalue("worker")
-    return lambda case, options: w.run(backend_spec, case, options)
+    return _between_cases(lambda case, options: w.run(backend_spec, case, options))
 
 
 @pytest.fixture
@@ -200,9 +229,9 @@ def run_case_for(request: pytest.FixtureRequest):
     if request.config.getoption("--no-isolation"):
         from suites.runner import execute, load_backend
 
-        return lambda spec: lambda case, options: execute(load_backend(spec), case, options)
+        return lambda spec: _between_cases(lambda case, options: execute(load_backend(spec), case, options))
     w = request.getfixturevalue("worker")
-    return lambda spec: lambda case, options: w.run(spec, case, options)
+    return lambda spec: _between_cases(lambda case, options: w.run(spec, case, options))
 
 
 @pytest.fixture
