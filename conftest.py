@@ -157,13 +157,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     each item's part is noted so that its time is recorded."""
     from suites.schedule import arrange, estimates, part_key, recorded_seconds
 
+    whole_run = _parts(config)[0]  # the part of an item that is not parametrised by shard
     keys: list[str | None] = []
     for item in items:
         params = item.callspec.params if item.get_closest_marker("conformance") and hasattr(item, "callspec") else {}
         if "backend_spec" not in params:
             keys.append(None)
             continue
-        keys.append(part_key(params["backend_spec"], *params.get("shard", _parts(config)[0])))
+        keys.append(part_key(params["backend_spec"], *params.get("shard", whole_run)))
         item.user_properties.append(("roundtrip-part", keys[-1]))
     if not any(keys):
         return
@@ -215,12 +216,7 @@ def worker(request: pytest.FixtureRequest):
 @pytest.fixture
 def run_case(request: pytest.FixtureRequest, backend_spec: str):
     """Runs one case on the backend under test: in the worker, or in-process."""
-    if request.config.getoption("--no-isolation"):
-        from suites.runner import execute, load_backend
-
-        return _between_cases(lambda case, options: execute(load_backend(backend_spec), case, options))
-    w = request.getfixturevalue("worker")
-    return _between_cases(lambda case, options: w.run(backend_spec, case, options))
+    return request.getfixturevalue("run_case_for")(backend_spec)
 
 
 @pytest.fixture

@@ -1,10 +1,22 @@
-"""Starting a run the way a terminal does, for the tests that interrupt one."""
+"""Running the conformance suite in a child process, for the tests of whole runs."""
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
+import sys
+from pathlib import Path
 from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_suite(*args: str, env: dict[str, str], timeout: float = 600) -> subprocess.CompletedProcess:
+    """``pytest suites/test_conformance.py ARGS`` with ``env`` added to the environment."""
+    return subprocess.run([sys.executable, "-m", "pytest", "suites/test_conformance.py", "-q",
+                           "-p", "no:cacheprovider", *args], cwd=ROOT, env={**os.environ, **env},
+                          capture_output=True, text=True, timeout=timeout)
 
 
 def _sigint_default() -> None:

@@ -5,9 +5,7 @@ which a failure one run found is replayed first by the next."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from itertools import combinations
 from pathlib import Path
 
@@ -19,8 +17,7 @@ from strategies import case_to_json
 from suites.conformance import Recorder, conformance_property, shard_budget
 from suites.runner import Verdict, load_backend
 from suites.schedule import arrange, estimates, part_key
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.processes import run_suite
 
 
 @pytest.fixture
@@ -69,11 +66,9 @@ def test_shards_draw_different_cases_and_together_run_exactly_the_budget(profile
 
 
 def _run(reports: Path, *args: str, profile: str, examples: int) -> subprocess.CompletedProcess:
-    env = {**os.environ, "ROUNDTRIP_PROFILE": profile, "ROUNDTRIP_MAX_EXAMPLES": str(examples),
+    env = {"ROUNDTRIP_PROFILE": profile, "ROUNDTRIP_MAX_EXAMPLES": str(examples),
            "ROUNDTRIP_REPORTS": str(reports), "ROUNDTRIP_CORPUS": str(reports / "corpus")}
-    return subprocess.run([sys.executable, "-m", "pytest", "suites/test_conformance.py", "-q", "-p", "no:cacheprovider",
-                           "-p", "no:xdist", "--no-isolation", "--calibration", "off", *args],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    return run_suite("-p", "no:xdist", "--no-isolation", "--calibration", "off", *args, env=env)
 
 
 def _counts(findings: dict) -> dict:

@@ -20,19 +20,13 @@ from strategies import Case, Container, Input, Ref, Value
 from suites.conformance import ConformanceFailure
 from suites.runner import execute, load_backend
 from suites.worker import Worker
-from tests.processes import start_run
+from tests.processes import run_suite, start_run
 
 ROOT = Path(__file__).parent.parent
 SCALAR = (Input("x0", "float32", ()),), (Value("input", ("x0",)),)
 DICT_CASE = Case(*SCALAR, Container("dict", (Ref(0),), ("a",)))
 BARE_CASE = Case(*SCALAR, Ref(0))
 HARNESS = ("tests.harness_backends:Segfault", "tests.harness_backends:Hang", "tests.harness_backends:Killed")
-
-
-def _suite(*args: str, env: dict[str, str], timeout: float = 600) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pytest", "suites/test_conformance.py", "-q",
-                           "-p", "no:cacheprovider", *args], cwd=ROOT, env={**os.environ, **env},
-                          capture_output=True, text=True, timeout=timeout)
 
 
 def test_worker_killed_mid_case_is_a_crash_and_the_worker_restarts():
@@ -51,7 +45,7 @@ def test_session_survives_segfault_hang_and_kill_and_records_them(tmp_path):
     """The real suite, in --keep-going survey mode, through three backends that die."""
     env = {"ROUNDTRIP_PROFILE": "ci", "ROUNDTRIP_MAX_EXAMPLES": "15", "ROUNDTRIP_CORPUS": str(tmp_path / "corpus"),
            "ROUNDTRIP_REPORTS": str(tmp_path)}
-    run = _suite(*(a for b in HARNESS for a in ("--backend", b)), "--keep-going", "--case-timeout", "5",
+    run = run_suite(*(a for b in HARNESS for a in ("--backend", b)), "--keep-going", "--case-timeout", "5",
                  "-p", "no:xdist", env=env)
     assert run.returncode == 1 and "3 failed" in run.stdout, run.stdout[-3000:]
     findings = json.loads((tmp_path / "findings.json").read_text())
@@ -125,7 +119,7 @@ def test_three_ci_runs_give_identical_findings(tmp_path):
     backends = [a for b in ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo") for a in ("--backend", b)]
     seen = []
     for _ in range(3):
-        _suite(*backends, "--keep-going", "-n", "2", env=env)
+        run_suite(*backends, "--keep-going", "-n", "2", env=env)
         findings = json.loads((tmp_path / "findings.json").read_text())
         seen.append((findings["outcomes"], findings["known"], sorted(findings["new"])))
     assert seen[0] == seen[1] == seen[2], seen
