@@ -1,8 +1,15 @@
-"""How the generator's cost compares with the frontend work it feeds.
+"""How deep the generator's programs go, and how its cost compares with the frontend
+work it feeds.
 
-    python benchmarks/bench_generator.py [--n 200] [--seed-random]
+    python benchmarks/bench_generator.py [--n 1000] [--seed-random]
 
-Draws ``--n`` cases at default settings and reports the median time to draw one
+Draws ``--n`` cases at default settings, as a run draws them (inside a ``@given`` test,
+so the engine's mutations of earlier cases are among them), and reports how deep their
+programs go (``strategies.cases.chain_depth``: the most computing ops on one path from
+an input to a result, 0 for a case that computes nothing; and the values the output
+needs, ``Case.pruned``), checked against the aims: median depth at least 3, at least 60%
+of cases two or more ops deep, 10-20% computing nothing, a draw under 10 ms. Then the
+median time to draw one
 (``data.draw(cases())`` alone, timed inside a ``@given`` test so Hypothesis's own
 per-example bookkeeping is left out), to materialize it (module and inputs), and to
 ``torch.export.export`` it (exportable cases only, after one warm-up export that pays
@@ -17,6 +24,7 @@ import argparse
 import os
 import platform
 import statistics
+from collections import Counter
 import sys
 import time
 from pathlib import Path
@@ -30,6 +38,7 @@ from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from strategies import Case, Input, Ref, Value, cases, materialize  # noqa: E402
+from strategies.cases import chain_depth  # noqa: E402
 
 __all__ = ["main"]
 
@@ -78,9 +87,34 @@ def _ms(values: list[float], q: float) -> str:
     return f"{ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1e3:.2f}"
 
 
+def print_depths(drawn: list[Case], draw_s: list[float]) -> None:
+    depths = [chain_depth(case) for case in drawn]
+    counts = Counter(min(d, 8) for d in depths)
+    n = len(depths)
+    print("| chain depth | " + " | ".join(f"{d}" if d < 8 else "8+" for d in range(9)) + " |")
+    print("|---|" + "---:|" * 9)
+    print("| cases (%) | " + " | ".join(f"{100 * counts[d] / n:.1f}" for d in range(9)) + " |")
+    needed = [len(case.pruned().values) for case in drawn]
+    aims = [
+        ("median chain depth", statistics.median(depths), ">= 3", statistics.median(depths) >= 3),
+        ("cases two or more ops deep", f"{100 * sum(d >= 2 for d in depths) / n:.1f}%", ">= 60%",
+         sum(d >= 2 for d in depths) >= 0.6 * n),
+        ("cases computing nothing", f"{100 * counts[0] / n:.1f}%", "10-20%", 0.1 * n <= counts[0] <= 0.2 * n),
+        ("median draw (ms)", f"{statistics.median(draw_s) * 1e3:.2f}", "< 10", statistics.median(draw_s) < 0.01),
+    ]
+    print()
+    print(f"values the output needs: median {statistics.median(needed)}, mean {statistics.mean(needed):.2f}")
+    print()
+    print("| aim | measured | wanted | met |")
+    print("|---|---:|---|---|")
+    for name, measured, wanted, met in aims:
+        print(f"| {name} | {measured} | {wanted} | {'yes' if met else 'NO'} |")
+    print()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=200, help="cases to draw (default 200)")
+    parser.add_argument("--n", type=int, default=1000, help="cases to draw (default 1000)")
     parser.add_argument("--seed-random", action="store_true", help="random draws instead of derandomized ones")
     options = parser.parse_args(argv)
 
@@ -101,6 +135,7 @@ def main(argv: list[str] | None = None) -> None:
             continue
         export_s.append(seconds)
 
+    print_depths(drawn, draw_s)
     draw_median = statistics.median(draw_s)
     materialize_median = statistics.median(materialize_s)
     export_median = statistics.median(export_s) if export_s else float("nan")

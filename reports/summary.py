@@ -18,7 +18,9 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
-__all__ = ["end_session", "outcome_table", "rebuild", "versions", "write_latest"]
+from strategies import OPS, admitted_pairs
+
+__all__ = ["end_session", "outcome_table", "pair_coverage", "rebuild", "versions", "write_latest"]
 
 #: How the run ended, as the summary says it: the session wrote one of the first two
 #: when it ended; a run with no such record was killed before it could.
@@ -93,11 +95,61 @@ def _markdown_table(header: list[str], rows: list[list[str]]) -> str:
     return "\n".join(lines)
 
 
+def _is_pair(feature: str) -> bool:
+    return feature.startswith("op:") and "@" in feature
+
+
 def _feature_rows(recorder: Any, backend: str, *, ops: bool = False) -> list[list[str]]:
     """Outcome counts per feature (container kinds, dtypes, special leaves), or per op
-    (every op a case's output needs, returned or intermediate) with ``ops``."""
-    features = {f: c for f, c in recorder.features.get(backend, {}).items() if f.startswith("op:") == ops}
+    (every op a case's output needs, returned or intermediate) with ``ops``; the ops on
+    one dtype have a section of their own (``pair_coverage``)."""
+    features = {f: c for f, c in recorder.features.get(backend, {}).items()
+                if f.startswith("op:") == ops and not _is_pair(f)}
     return [[f.removeprefix("op:"), *(str(features[f].get(o, 0)) for o in OUTCOMES)] for f in sorted(features)]
+
+
+def pair_coverage(recorder: Any, backend: str) -> dict[str, Any]:
+    """The backend's op x dtype coverage: the pairs the generator admits once calibration
+    left out what it did (``strategies.admitted_pairs``), the ones met with their outcome
+    counts, the admitted ones never met, and the ones met outside the admitted set."""
+    # A merged report may hold an older calibration naming an op since removed: skip it.
+    excluded = sorted(f for f in recorder.calibration.get(backend, {}).get("features", {})
+                      if not f.startswith("op:") or f[3:].partition("@")[0] in OPS)
+    admitted = admitted_pairs(exclude=excluded)
+    met = {f.removeprefix("op:"): c for f, c in recorder.features.get(backend, {}).items() if _is_pair(f)}
+    return {"admitted": admitted, "excluded": excluded, "met": met,
+            "hit": len(admitted & met.keys()), "not_met": sorted(admitted - met.keys()),
+            "outside": sorted(met.keys() - admitted)}
+
+
+def _coverage_headline(cov: dict[str, Any]) -> str:
+    admitted = len(cov["admitted"])
+    share = f"{100 * cov['hit'] / admitted:.1f}%" if admitted else "-"
+    n = len(cov["excluded"])
+    after = f", after calibration left out {n} feature{'s' * (n != 1)}" if n else ""
+    return f"op x dtype: {cov['hit']} of {admitted} admitted pairs met ({share}){after}"
+
+
+def _by_op(pairs: list[str]) -> list[str]:
+    """``["add@int8", "add@uint8", "clamp@bool"]`` as ``["add: int8, uint8", "clamp: bool"]``."""
+    grouped: dict[str, list[str]] = {}
+    for pair in pairs:
+        op, _, dtype = pair.partition("@")
+        grouped.setdefault(op, []).append(dtype)
+    return [f"{op}: {', '.join(dtypes)}" for op, dtypes in grouped.items()]
+
+
+def _coverage_notes(cov: dict[str, Any]) -> list[str]:
+    notes = []
+    if cov["not_met"]:
+        notes.append(f"Admitted, not met ({len(cov['not_met'])}): " + "; ".join(_by_op(cov["not_met"])) + ".")
+    if cov["outside"]:
+        notes.append(f"Met outside the admitted set ({len(cov['outside'])}): " + ", ".join(cov["outside"]) + ".")
+    return notes
+
+
+def _pair_rows(cov: dict[str, Any]) -> list[list[str]]:
+    return [[p, *(str(cov["met"][p].get(o, 0)) for o in OUTCOMES)] for p in sorted(cov["met"])]
 
 
 def _calibration_rows(recorder: Any) -> list[list[str]]:
@@ -118,7 +170,11 @@ def write_latest(recorder: Any, directory: Path, status: str = "complete", *,
     run_versions = versions() if run_versions is None else run_versions
     cases = {b: sum(n for (kb, _), n in recorder.outcomes.items() if kb == b) for b in sorted({b for b, _ in recorder.outcomes})}
     run = {"status": status, "cases": cases, **({"merged_from": merged_from} if merged_from else {})}
-    data = {"versions": run_versions, "run": run, **recorder.to_dict()}
+    coverage = {b: pair_coverage(recorder, b) for b in sorted(recorder.features)}
+    data = {"versions": run_versions, "run": run, **recorder.to_dict(),
+            "coverage": {b: {"admitted": len(c["admitted"]), "met": c["hit"],
+                             "share": round(c["hit"] / len(c["admitted"]), 4) if c["admitted"] else 0.0}
+                         for b, c in coverage.items()}}
     known = [{"backend": b, "id": i, "kind": k, "count": n} for (b, i, k), n in sorted(recorder.known.items())]
     findings = [{"kind": "new", "signature": s, **e} for s, e in recorder.new.items()] + \
                [{"kind": f"known-{k['kind']}", **k} for k in known]
@@ -140,6 +196,12 @@ def write_latest(recorder: Any, directory: Path, status: str = "complete", *,
         md += [f"## {b}: outcomes by feature", "", _markdown_table(["feature", *OUTCOMES], _feature_rows(recorder, b)), ""]
     for b in sorted(recorder.features):
         md += [f"## {b}: outcomes by op", "", _markdown_table(["op", *OUTCOMES], _feature_rows(recorder, b, ops=True)), ""]
+    for b, cov in coverage.items():
+        md += [f"## {b}: op x dtype coverage", "", _coverage_headline(cov) + ".", ""]
+        if cov["met"]:
+            md += [f"<details><summary>outcomes of the {len(cov['met'])} pairs met</summary>", "",
+                   _markdown_table(["op@dtype", *OUTCOMES], _pair_rows(cov)), "", "</details>", ""]
+        md += [line for note in _coverage_notes(cov) for line in (note, "")]
     if recorder.calibration:
         md += ["## Calibrated away (drawn no more: always rejected cleanly in the calibration pass)", "",
                _markdown_table(["backend", "feature", "rejected by", "cases in the pass"], _calibration_rows(recorder)),
@@ -166,6 +228,12 @@ def write_latest(recorder: Any, directory: Path, status: str = "complete", *,
         parts += [f"<h2>{html.escape(b)}: outcomes by feature</h2>", table(["feature", *OUTCOMES], _feature_rows(recorder, b))]
     for b in sorted(recorder.features):
         parts += [f"<h2>{html.escape(b)}: outcomes by op</h2>", table(["op", *OUTCOMES], _feature_rows(recorder, b, ops=True))]
+    for b, cov in coverage.items():
+        parts += [f"<h2>{html.escape(b)}: op x dtype coverage</h2>", f"<p>{html.escape(_coverage_headline(cov))}.</p>"]
+        if cov["met"]:
+            parts += [f"<details><summary>outcomes of the {len(cov['met'])} pairs met</summary>",
+                      table(["op@dtype", *OUTCOMES], _pair_rows(cov)), "</details>"]
+        parts += [f"<p>{html.escape(note)}</p>" for note in _coverage_notes(cov)]
     _write(directory / "summary.html", "\n".join(parts))
 
 

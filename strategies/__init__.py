@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from .cases import ALL_DTYPES, cases, dtypes, input_specs, output_trees, shapes
 from .containers import ModelOutput, PlainDictSubclass
+from .coverage import admitted_pairs, op_dtype_pairs
 from .ops import FAMILIES, OPS
 from .render import materialize, model_source, to_source
 from .spec import CONTAINER_KINDS, Case, Container, Input, Ref, Value, case_from_json, case_to_json
@@ -20,6 +21,7 @@ __all__ = [
     "PlainDictSubclass",
     "Ref",
     "Value",
+    "admitted_pairs",
     "case_from_json",
     "case_to_json",
     "cases",
@@ -27,6 +29,7 @@ __all__ = [
     "input_specs",
     "materialize",
     "model_source",
+    "op_dtype_pairs",
     "output_trees",
     "shapes",
     "to_source",

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Collection, Sequence
-from typing import Any
+from collections.abc import Callable, Collection, Iterator, Sequence
+from typing import Any, NamedTuple
 
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
+from hypothesis.internal.conjecture.utils import calc_label_from_name
 
 from .ops import (
     COMPLEX,
@@ -23,6 +24,7 @@ from .ops import (
     INTS,
     OPS,
     Op,
+    PyType,
     TensorType,
     TupleType,
     Type,
@@ -33,12 +35,69 @@ from .ops import (
 )
 from .spec import CONTAINER_KINDS, KEYED_KINDS, Case, Container, Input, Ref, Tree, Value
 
-__all__ = ["ALL_DTYPES", "LARGE_SIDES", "MAX_NUMEL", "SIZE_CLASSES", "cases", "dtypes", "input_specs", "large_shapes", "output_trees",
+__all__ = ["ALL_DTYPES", "LARGE_SIDES", "STRUCTURAL_FAMILIES", "chain_depth", "MAX_NUMEL", "SIZE_CLASSES", "cases", "dtypes", "input_specs", "large_shapes", "output_trees",
            "shapes"]
 
 #: float32 first: a dtype shrinks towards the front of this list.
 ALL_DTYPES = ("float32", *(d for d in FLOATS if d != "float32"), *INTS, "bool")
 _KEYS = ("a", "b", "c", "logits", "hidden_states", "loss", "past_key_values", "z")
+
+
+class _Choice(st.SearchStrategy):
+    """An integer in ``[low, high]`` under a span label of its own, named for what it
+    decides; it shrinks to ``low``, as ``st.integers`` does.
+
+    Hypothesis's generator mutates a drawn case by copying the choices of one span over
+    another span of the same label, and every ``st.integers`` draw shares one label: a
+    case's seed landed on an op index, a side on the "stop the program" draw, and every
+    choice after the first one that no longer fit fell back to its simplest value (the
+    engine's rule for a misaligned choice). Most programs came out one value long,
+    returning an input. A choice of its own label is only copied from another choice
+    of the same purpose, so the rest of the case keeps its meaning."""
+
+    def __init__(self, purpose: str, low: int, high: int) -> None:
+        super().__init__()
+        self._purpose, self._low, self._high = purpose, low, high
+
+    def calc_label(self) -> int:
+        return calc_label_from_name(f"roundtrip choice: {self._purpose}")
+
+    def __repr__(self) -> str:
+        return f"_choice({self._purpose!r}, {self._low}, {self._high})"
+
+    def do_draw(self, data: Any) -> int:
+        return data.draw_integer(self._low, self._high)
+
+
+@functools.cache
+def _choice(purpose: str, low: int, high: int) -> _Choice:
+    return _Choice(purpose, low, high)
+
+
+class _PadFrom(st.SearchStrategy):
+    """Choices that mean nothing, up to ``VALUE_CHOICES`` since the ``start``-th choice of
+    the case; drawn with ``start=None``, it draws nothing and gives the count so far."""
+
+    def __init__(self, start: int | None) -> None:
+        super().__init__()
+        self._start = start
+
+    def calc_label(self) -> int:
+        return calc_label_from_name("roundtrip: padding")
+
+    def __repr__(self) -> str:
+        return f"_PadFrom({self._start})"
+
+    def do_draw(self, data: Any) -> int:
+        if self._start is not None:
+            for _ in range(VALUE_CHOICES - (len(data.nodes) - self._start)):
+                data.draw_integer(0, 2**31 - 1)  # any int copied here fits: no fallback
+        return len(data.nodes)
+
+
+#: Choices each value of a program takes, padded up to (see ``_program``).
+VALUE_CHOICES = 16
+_COUNT = _PadFrom(None)
 
 
 def _check_choice(name: str, given: Sequence[str] | None, allowed: Sequence[str]) -> tuple[str, ...]:
@@ -69,12 +128,23 @@ def shapes(*, max_rank: int = 4, max_side: int = 3, allow_empty: bool = True) ->
     """Small shapes, 0-d included; sides shrink to 1, with 0-size dims as an option."""
     _check_int("max_rank", max_rank, 0, 6)
     _check_int("max_side", max_side, 1, 8)
-    side = st.integers(1, max_side)
+    side = _choice("small side", 1, max_side)
     if allow_empty:
         # About one dim in 16 is 0-size: common enough to find 0-size bugs, rare enough
         # that they do not drown everything else. Shrinks to 1, not 0.
-        side = st.integers(0, 15).map(lambda v: 0 if v == 15 else 1 + v * max_side // 15)
-    return st.integers(0, max_rank).flatmap(lambda rank: st.tuples(*[side] * rank))
+        side = _choice("small side or 0", 0, 15).map(lambda v: 0 if v == 15 else 1 + v * max_side // 15)
+    return _fixed_rank_shapes(side, max_rank)
+
+
+# Every side is drawn, the rank takes the first ones: a span of fixed length. When the
+# engine's mutations copy a rank over another (see _Choice), the choices after the
+# shape stay in step; with one side drawn per dim, an input's dtype and domain were read
+# from its neighbour's sides.
+@st.composite
+def _fixed_rank_shapes(draw: Callable, side: st.SearchStrategy[int], max_rank: int) -> tuple[int, ...]:
+    rank = draw(_choice("rank", 0, max_rank))
+    sides = [draw(side) for _ in range(max_rank)]
+    return tuple(sides[:rank])
 
 
 SIZE_CLASSES = ("small", "large")
@@ -93,11 +163,11 @@ def large_shapes(draw: Callable, *, max_rank: int = 4) -> tuple[int, ...]:
     A side that would pass the bound is the largest one that fits, so every drawn index
     is kept (the shrinker sees a stable choice) and a reduction sees 8 to 4096 elements
     along a dim or over all of it."""
-    rank = draw(st.integers(0, max_rank))
+    rank = draw(_choice("rank", 0, max_rank))
+    picks = [draw(_choice("large side", 0, len(LARGE_SIDES))) for _ in range(max_rank)]  # see _fixed_rank_shapes
     shape: list[int] = []
     room = MAX_NUMEL
-    for _ in range(rank):
-        k = draw(st.integers(0, len(LARGE_SIDES)))
+    for k in picks[:rank]:
         side = 0 if k == len(LARGE_SIDES) else max(s for s in LARGE_SIDES[: k + 1] if s <= room)
         shape.append(side)
         room //= max(side, 1)
@@ -126,18 +196,22 @@ def input_specs(
 #: An input's value domain: ``small`` half the time (where every op is defined, so
 #: programs stay long) and where the draw shrinks to; one not applying to the dtype
 #: (``precise`` for an integer) is ``small``.
-_domains = st.integers(0, 5).map(lambda k: DOMAINS[max(0, k - 2)])
+_domains = _choice("input domain", 0, 5).map(lambda k: DOMAINS[max(0, k - 2)])
 
 
 def output_trees(
     n_values: int, *, containers: Sequence[str] | None = None, max_depth: int = 4, max_leaves: int = 6, max_size: int = 3,
-    value_kinds: Sequence[str] | None = None,
+    value_kinds: Sequence[str] | None = None, sinks: Sequence[int] | None = None,
+    structural: Sequence[int] | None = None,
 ) -> st.SearchStrategy[Tree]:
     """Output trees over ``n_values`` values; shrinks to one bare leaf (depth 0).
 
     ``value_kinds`` (one per value: ``"NoneType"``, ``"float32(2, 3)"``, ...) lets leaves
     be drawn for what a frontend mixes up: a None beside its siblings, and a value of
-    the same dtype and shape as the sibling before it."""
+    the same dtype and shape as the sibling before it. ``sinks`` are the values no other
+    value reads (a program's results), the end of the longest chain last: leaves prefer them, so what the program computes
+    is returned; ``structural`` are the values it returns as they are (inputs, views,
+    state, Python values), each a leaf kind frontends mishandle."""
     kinds = _check_choice("containers", containers, CONTAINER_KINDS)
     _check_int("max_depth", max_depth, 0, 16)
     _check_int("max_leaves", max_leaves, 1, 64)
@@ -145,69 +219,98 @@ def output_trees(
     leaf_kinds = tuple(value_kinds) if value_kinds is not None else ("",) * n_values
     if len(leaf_kinds) != n_values:
         raise InvalidArgument(f"value_kinds={list(leaf_kinds)!r} must have n_values={n_values} items")
-    return _tree(leaf_kinds, kinds, max_depth, max_leaves, max_size)
+    picks = {}
+    for name, given in (("sinks", sinks), ("structural", structural)):
+        picks[name] = tuple(given) if given is not None else ()
+        if any(not isinstance(i, int) or not 0 <= i < n_values for i in picks[name]):
+            raise InvalidArgument(f"{name}={list(picks[name])!r} must be indices of the n_values={n_values} values")
+    return _tree(_Leaves(leaf_kinds, **picks), kinds, max_depth, max_leaves, max_size)
+
+
+class _Leaves(NamedTuple):
+    """What a leaf of the output tree can point at (see ``output_trees``)."""
+
+    kinds: tuple[str, ...]
+    sinks: tuple[int, ...]
+    structural: tuple[int, ...]
 
 
 # Module level: Hypothesis inspects a composite's source when it is defined, and
 # output_trees() is called for every case drawn.
 @st.composite
-def _tree(draw: Callable, leaf_kinds: tuple[str, ...], kinds: tuple[str, ...], max_depth: int, max_leaves: int,
+def _tree(draw: Callable, leaves: _Leaves, kinds: tuple[str, ...], max_depth: int, max_leaves: int,
           max_size: int) -> Tree:
-    return draw(_node(leaf_kinds, kinds, max_depth, max_depth, [max_leaves], max_size, None))
+    return draw(_node(leaves, kinds, max_depth, max_depth, [max_leaves], max_size, None))
 
 
-def _leaf(draw: Callable, leaf_kinds: tuple[str, ...], sibling: int | None) -> Ref:
-    """Any value (half the time, and where the draw shrinks to), else a None value, else a
-    value of the same kind as the sibling before it, when the program has one."""
-    pick = draw(st.integers(0, 3))
-    if pick == 1:
-        wanted = [i for i, kind in enumerate(leaf_kinds) if kind == "NoneType"]
-    elif pick == 2 and sibling is not None:
-        wanted = [i for i, kind in enumerate(leaf_kinds) if kind == leaf_kinds[sibling] and kind and i != sibling]
+def _leaf(draw: Callable, leaves: _Leaves, sibling: int | None) -> Ref:
+    """A sink (5 times in 8, when the program has one, and where the draw shrinks to: the
+    newest sink), else a value returned as it is (an input, a view, state, a Python
+    value), else a None value, else a value of the same kind as the sibling before it,
+    when the program has one; else any value."""
+    pick = draw(_choice("output leaf kind", 0, 7))
+    kinds = leaves.kinds
+    if pick <= 2:
+        wanted = list(leaves.sinks[-1:])  # the end of the longest chain
+    elif pick <= 4:
+        wanted = list(leaves.sinks)
+    elif pick == 5:
+        wanted = list(leaves.structural)
+    elif pick == 6:
+        wanted = [i for i, kind in enumerate(kinds) if kind == "NoneType"]
+    elif sibling is not None:
+        wanted = [i for i, kind in enumerate(kinds) if kind == kinds[sibling] and kind and i != sibling]
     else:
         wanted = []
     if wanted:
-        return Ref(wanted[draw(st.integers(0, len(wanted) - 1))])
-    return Ref(draw(st.integers(0, len(leaf_kinds) - 1)))
+        return Ref(wanted[draw(_choice("output leaf among wanted", 0, len(wanted) - 1))])
+    return Ref(draw(_choice("output leaf", 0, len(kinds) - 1)))
 
 
 # Each node is a draw of its own: the shrinker can then put a node in its parent's place
 # (Hypothesis's pass_to_descendant), so `(ModelOutput(),)` shrinks to `ModelOutput()`.
 @st.composite
-def _node(draw: Callable, leaf_kinds: tuple[str, ...], kinds: tuple[str, ...], max_depth: int, depth_left: int,
+def _node(draw: Callable, leaves: _Leaves, kinds: tuple[str, ...], max_depth: int, depth_left: int,
           budget: list[int], max_size: int, sibling: int | None) -> Tree:
     # Real models mostly return containers: the root is one 7 times in 8, each
     # level below less often. The draw shrinks to 0: a leaf.
     level = max_depth - depth_left
-    if depth_left == 0 or budget[0] <= 0 or draw(st.integers(0, 7)) <= 2 * level:
+    if depth_left == 0 or budget[0] <= 0 or draw(_choice("output node or leaf", 0, 7)) <= 2 * level:
         budget[0] -= 1
-        return _leaf(draw, leaf_kinds, sibling)
+        return _leaf(draw, leaves, sibling)
     kind = draw(st.sampled_from(kinds))
     # Items one at a time behind a "one more" draw, as st.lists does: the shrinker
     # deletes any item with its draw (a count drawn first had to shrink together with
     # the deletion, and left items in). Empty containers are kept (a known bug class)
-    # but not let dominate: 1 in 8; stopping is where each draw shrinks to.
+    # but not let dominate: 1 in 16; stopping is where each draw shrinks to.
     room = max(0, min(max_size, budget[0]))
     items: list[Tree] = []
     while len(items) < room:
         before = items[-1].index if items and isinstance(items[-1], Ref) else None
-        item = draw(_item(leaf_kinds, kinds, max_depth, depth_left - 1, budget, max_size, bool(items), before))
+        item = draw(_item(leaves, kinds, max_depth, depth_left - 1, budget, max_size, bool(items), before))
         if item is None:
             break
         items.append(item)
     keys: tuple[str, ...] = ()
     if kind in KEYED_KINDS:
-        keys = tuple(draw(st.lists(st.sampled_from(_KEYS), min_size=len(items), max_size=len(items), unique=True)))
+        keys = _keys(draw, len(items))
     return Container(kind, tuple(items), keys)
+
+
+def _keys(draw: Callable, n: int) -> tuple[str, ...]:
+    """``n`` distinct keys. A permutation is a fixed number of choices, where a list
+    draws a "one more" choice per key, of one label with the input list's: the engine's
+    mutations copied one over the other (see ``_Choice``)."""
+    return tuple(draw(st.permutations(_KEYS))[:n])
 
 
 # The "one more" draw and the item it lets in are one span, which the shrinker deletes whole.
 @st.composite
-def _item(draw: Callable, leaf_kinds: tuple[str, ...], kinds: tuple[str, ...], max_depth: int, depth_left: int,
+def _item(draw: Callable, leaves: _Leaves, kinds: tuple[str, ...], max_depth: int, depth_left: int,
           budget: list[int], max_size: int, after_first: bool, sibling: int | None) -> Tree | None:
-    if not draw(st.integers(0, 2 if after_first else 7)):
+    if not draw(_choice("one more output item", 0, 2 if after_first else 15)):
         return None
-    return draw(_node(leaf_kinds, kinds, max_depth, depth_left, budget, max_size, sibling))
+    return draw(_node(leaves, kinds, max_depth, depth_left, budget, max_size, sibling))
 
 
 @functools.lru_cache(maxsize=256)
@@ -225,20 +328,27 @@ def _operand_names(op: Op, types: dict[str, Type], mutated: frozenset[str]) -> t
 
 
 def _operand_choices(op: Op, types: dict[str, Type], read: frozenset[str], mutated: frozenset[str], *,
-                     first_only: bool = False, banned: frozenset[str] = frozenset()) -> list[tuple[str, ...]]:
+                     first_only: bool = False, banned: frozenset[str] = frozenset(),
+                     focus: str | None = None, names: tuple[str, ...] | None = None) -> list[tuple[str, ...]]:
     """The operand tuples on which ``op`` is defined; with ``first_only``, at most one.
 
     ``read`` and ``mutated`` hold the names read and mutated so far: an op that mutates
     its first operand takes an input no value has read (see ``strategies.ops.state``).
-    ``banned`` are dtypes the first operand may not have (``cases(exclude=...)``)."""
-    names = _operand_names(op, types, mutated)
+    ``banned`` are dtypes the first operand may not have (``cases(exclude=...)``).
+    ``focus``, when given, is a name every tuple must contain; ``names``, when given, are
+    ``_operand_names`` (computed once for the ops that share them)."""
+    if names is None:
+        names = _operand_names(op, types, mutated)
     positions = [names] * op.arity
     if op.mutates == "operand":
         positions[0] = tuple(n for n in names if n.startswith("x") and n not in read)
     if banned and positions:
         positions[0] = tuple(n for n in positions[0] if getattr(types[n], "dtype", None) not in banned)
+    if first_only and not op.mutates:
+        # Whether any tuple is accepted depends on the types only: one name per type.
+        positions = [_one_per_type(p, types, focus) for p in positions]
     found = []
-    for combo in itertools.product(*positions):
+    for combo in _combos(positions, focus):
         if op.mutates == "operand" and combo[0] in combo[1:]:
             continue
         if _accepted(op.name, tuple(types[n] for n in combo)):
@@ -248,6 +358,30 @@ def _operand_choices(op: Op, types: dict[str, Type], read: frozenset[str], mutat
     return found
 
 
+def _one_per_type(names: tuple[str, ...], types: dict[str, Type], keep: str | None) -> tuple[str, ...]:
+    """The first name of each type among ``names``, and ``keep`` if it is among them."""
+    first: dict[Type, str] = {}
+    for n in names:
+        first.setdefault(types[n], n)
+    kept = tuple(first.values())
+    return kept + (keep,) if keep in names and keep not in kept else kept
+
+
+def _combos(positions: list[tuple[str, ...]], focus: str | None) -> Iterator[tuple[str, ...]]:
+    """Every tuple of one name per position (with ``focus``, those holding it), each once,
+    in ``itertools.product`` order."""
+    if focus is None:
+        yield from itertools.product(*positions)
+        return
+    seen: set[tuple[str, ...]] = set()
+    for i, names in enumerate(positions):
+        if focus in names:
+            for combo in itertools.product(*positions[:i], (focus,), *positions[i + 1:]):
+                if combo not in seen:
+                    seen.add(combo)
+                    yield combo
+
+
 # Each step of a program asks every op about every operand tuple again; only the tuples
 # with the newest value are new. Types are frozen values, so the answers are cached.
 @functools.lru_cache(maxsize=1 << 18)
@@ -255,7 +389,7 @@ def _accepted(op_name: str, operand_types: tuple[Type, ...]) -> bool:
     return OPS[op_name].accepts(*operand_types)
 
 
-def _draw_stable(draw: Callable, every: Sequence[Any], allowed: Collection[Any]) -> Any:
+def _draw_stable(draw: Callable, purpose: str, every: Sequence[Any], allowed: Collection[Any]) -> Any:
     """A uniform choice among ``allowed`` (a subset of ``every``) that shrinks stably.
 
     ``sampled_from(allowed)`` indexes a list that depends on the inputs (and draws
@@ -263,25 +397,75 @@ def _draw_stable(draw: Callable, every: Sequence[Any], allowed: Collection[Any])
     choices named another op or operands and the shrink was rejected: cases kept unused
     inputs and float16 where float32 would do. The first choice here indexes ``every``,
     which does not depend on the inputs; only a miss falls back to indexing ``allowed``.
-    Hit, or miss then fallback: each allowed item still has probability 1/len(allowed).
+    Hit, or miss then fallback: each allowed item has about probability 1/len(allowed).
+    Both choices are always drawn, over ranges that do not depend on ``allowed``: a
+    span of fixed length and range, which the engine's mutations (they copy one span
+    over another, see ``_Choice``) can copy without putting the rest of the case out
+    of step.
     """
-    first = every[draw(st.integers(0, len(every) - 1))]
+    first = every[draw(_choice(purpose, 0, len(every) - 1))]
+    second = draw(_choice(f"{purpose}, among those allowed", 0, len(every) - 1))
     if first in allowed:
         return first
     ordered = [e for e in every if e in allowed]
-    return ordered[draw(st.integers(0, len(ordered) - 1))]
+    return ordered[second % len(ordered)]
+
+
+@st.composite
+def _stable_choices(draw: Callable, purpose: str, every: Sequence[Any], allowed: Collection[Any]) -> Any:
+    return _draw_stable(draw, purpose, every, allowed)
 
 
 def _offered(ops: tuple[str, ...], types: dict[str, Type], read: frozenset[str],
-             mutated: frozenset[str], banned: dict[str, frozenset[str]]) -> dict[str, list[str]]:
-    """family -> the ops in it that some operands (inputs or earlier values) can feed."""
+             mutated: frozenset[str], banned: dict[str, frozenset[str]],
+             focus: str | None = None) -> dict[str, list[str]]:
+    """family -> the ops in it that some operands (inputs or earlier values) can feed,
+    with ``focus``, that can read that value, and the leaves that read nothing (a None,
+    a constant, a parameter: the newest sink stays the one to read, where a tensor
+    created from nothing would be a new sink). Not to be mutated: it is cached."""
+    return _offered_cached(ops, tuple(types.items()), read, mutated, tuple(sorted(banned.items())), focus)
+
+
+# Asking every op about the operands was most of a draw's cost, and the engine replays
+# the same program prefixes again and again (its mutations copy spans of a case).
+@functools.lru_cache(maxsize=1 << 14)
+def _offered_cached(ops: tuple[str, ...], type_items: tuple[tuple[str, Type], ...], read: frozenset[str],
+                    mutated: frozenset[str], banned_items: tuple, focus: str | None) -> dict[str, list[str]]:
+    types, banned = dict(type_items), dict(banned_items)
     offered: dict[str, list[str]] = {}
+    pools: dict[tuple[bool, ...], tuple[str, ...]] = {}  # the names ops of one kind may read
     for name in ops:
         op = OPS[name]
-        if op.arity == 0 or _operand_choices(op, types, read, mutated, first_only=True,
-                                             banned=banned.get(name, frozenset())):
+        kind = (op.takes_tuples, op.complex_ok, op.nonfinite_ok, op.inputs_only)
+        if kind not in pools:
+            pools[kind] = _one_per_type(_operand_names(op, types, mutated), types, focus)
+        if op.arity == 0 and (focus is None or op.family in STRUCTURAL_FAMILIES) or op.arity and _operand_choices(
+                op, types, read, mutated, first_only=True, banned=banned.get(name, frozenset()), focus=focus,
+                names=None if op.mutates else pools[kind]):
             offered.setdefault(op.family, []).append(name)
     return offered
+
+
+#: Families whose ops compute nothing: leaves returned as they are (inputs, views,
+#: state, tuple items) and values that are not tensors (None, constants, shape ints).
+STRUCTURAL_FAMILIES = ("leaf", "special", "none")
+
+
+def chain_depth(case: Case) -> int:
+    """The most computing ops (outside ``STRUCTURAL_FAMILIES``) on one path from an input
+    to a result (an output leaf, or state mutated in place); 0 for a case that computes
+    nothing."""
+    depth = _value_depths(case.values)
+    return max((depth[i] for i in (*case.refs(), *case.mutations())), default=0)
+
+
+def _value_depths(values: Sequence[Value]) -> list[int]:
+    """Each value's chain depth: the most computing ops on one path to it."""
+    depth: list[int] = []
+    for value in values:
+        before = max((depth[int(o[1:])] for o in value.operands if o.startswith("v")), default=0)
+        depth.append(before + (OPS[value.op].family not in STRUCTURAL_FAMILIES))
+    return depth
 
 
 #: Families drawn more often than the rest (a family listed k times is k times as
@@ -292,45 +476,89 @@ def _offered(ops: tuple[str, ...], types: dict[str, Type], read: frozenset[str],
 _WEIGHT = {"leaf": 3, "special": 3, "none": 2}
 
 
+def _sinks(values: Sequence[Value], consumed: Collection[str]) -> tuple[int, ...]:
+    """The computed values no computing op reads yet (a view or a shape int of a value
+    leaves it a result), shallowest first: the last is the end of the longest chain."""
+    depth = _value_depths(values)
+    found = [i for i, v in enumerate(values)
+             if f"v{i}" not in consumed and OPS[v.op].family not in STRUCTURAL_FAMILIES and v.pytype is None]
+    return tuple(sorted(found, key=lambda i: (depth[i], i)))
+
+
 @st.composite
 def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], max_values: int,
-             names: tuple[str, ...], banned: dict[str, frozenset[str]]) -> tuple[Value, ...]:
-    """A dataflow program: each value is an op on inputs or earlier values.
+             names: tuple[str, ...], banned: dict[str, frozenset[str]], every_op: tuple[str, ...]) -> tuple[Value, ...]:
+    """A dataflow program: each value is an op on inputs or earlier values, mostly on the
+    newest computed value nothing reads yet (a chain that the output returns).
 
     Operands are drawn among ``names`` (every input name, then every value name, fixed
     for the strategy), so an operand that points at an earlier value shrinks toward
     pointing at an input, and the choices keep their meaning when a value is deleted.
+    ``ops`` are the ops this case may use, among ``every_op`` of the strategy: a choice
+    indexes ``every_op``, so it names the same op when the swarm lets more in.
     """
     types: dict[str, Type] = {i.name: domain_type(i.dtype, i.shape, i.domain) for i in inputs}
-    families = tuple(f for f in dict.fromkeys(OPS[name].family for name in ops) for _ in range(_WEIGHT.get(f, 1)))
+    every_family = tuple(dict.fromkeys(OPS[name].family for name in every_op))
+    families = tuple(f for f in every_family for _ in range(_WEIGHT.get(f, 1)))
+    # A misaligned choice falls back to the first (see _Choice). The first value puts the
+    # leaves first: the simplest case returns an input as it is. After it, the computing
+    # families come first: a choice out of step starts a chain, not one more input.
+    # Reading a sink, every family is as likely (the weights are for the leaves).
+    later_families = tuple(sorted(families, key=lambda f: f in STRUCTURAL_FAMILIES))
+    focus_families = tuple(sorted(every_family, key=lambda f: f in STRUCTURAL_FAMILIES))
     values: list[Value] = []
     read: set[str] = set()
+    consumed: set[str] = set()  # read by a computing op: no longer a sink
     mutated: set[str] = set()  # no longer an input as drawn
-    for k in range(max_values):
-        # Like st.lists: one more value (3 times in 4), or stop; shrinks toward fewer.
-        if k and not draw(st.integers(0, 3)):
-            break
-        offered = _offered(ops, types, frozenset(read), frozenset(mutated), banned)
+    # The length first, not a "one more" draw before each value: a case the engine
+    # mutates (it copies a span of one choice over another) reads the choices after the
+    # copy out of step, and a choice that does not fit becomes 0 (see _Choice): a 0
+    # that stopped the program cut most mutated cases to one value. Shrinking still
+    # ends at one value (the draw shrinks to 0), and an intermediate value goes away when
+    # the value reading it reads an input instead (``Case.pruned`` drops it).
+    length = min(max_values, 1 + draw(_choice("program length", 0, 4 * max_values - 1)))
+    for k in range(length):
+        # Each value takes VALUE_CHOICES choices, padded: an op's attributes take more
+        # or fewer, so when the engine's mutation put another op in a value's place,
+        # every value after it read its choices out of step and fell back to the
+        # simplest (an input returned as it is). A block of fixed length keeps them.
+        start = draw(_COUNT)
+        offered = None
+        # Output-directed: 7 times in 8 the value reads the deepest sink (a computed value
+        # nothing reads yet), so drawn ops chain instead of feeding nothing. 0, where the
+        # draw shrinks to, is a free choice among the inputs and every earlier value.
+        sinks = _sinks(values, consumed)
+        focus = f"v{sinks[-1]}" if sinks and draw(_choice("read the deepest sink", 0, 7)) else None
+        if focus is not None:
+            offered = _offered(ops, types, frozenset(read), frozenset(mutated), banned, focus)
+        if not any(OPS[n].arity for names_ in (offered or {}).values() for n in names_):
+            # Free, or nothing reads the sink: it stays an output candidate.
+            focus = None
+            offered = _offered(ops, types, frozenset(read), frozenset(mutated), banned)
         if not offered:
             break
         # Family first, then the op: a family's chance does not grow with its number of
         # ops, so the few special leaves (None, constants) are not drowned.
-        family = _draw_stable(draw, families, offered)
-        op_name = _draw_stable(draw, tuple(n for n in ops if OPS[n].family == family), offered[family])
+        family = _draw_stable(draw, "op family", focus_families if focus else later_families if k else families,
+                              offered)
+        op_name = _draw_stable(draw, "op", tuple(n for n in every_op if OPS[n].family == family), offered[family])
         op = OPS[op_name]
         choices = _operand_choices(op, types, frozenset(read), frozenset(mutated),
-                                   banned=banned.get(op_name, frozenset()))
-        operands = _draw_stable(draw, _operand_candidates(op.arity, names), choices)
+                                   banned=banned.get(op_name, frozenset()), focus=focus if op.arity else None)
+        operands = _draw_stable(draw, "operands", _operand_candidates(op.arity, names), choices)
         operand_types = tuple(types[n] for n in operands)
         attrs = op.draw_attrs(draw, operand_types) if op.draw_attrs else {}
         out = value_type(op_name, attrs, operand_types)
         types[f"v{k}"] = out
         read.update(operands)
+        if op.family not in STRUCTURAL_FAMILIES:  # a view or a shape int of it leaves it a result
+            consumed.update(operands)
         if op.mutates == "operand":
             types[operands[0]] = out  # later values read the input as mutated
             mutated.add(operands[0])
         dtype, shape, pytype = recorded(out)
         values.append(Value(op_name, operands, tuple(sorted(attrs.items())), dtype, shape, pytype))
+        draw(_PadFrom(start))
     return tuple(values)
 
 
@@ -391,6 +619,7 @@ def cases(
     if not kinds:
         max_depth = 0
     _check_int("max_ops", max_ops, 1, 64)
+    _check_int("max_inputs", max_inputs, 1, 8)
     names = tuple(f"x{i}" for i in range(max_inputs)) + tuple(f"v{i}" for i in range(max_ops))
     if exportable not in (None, True, False):
         raise InvalidArgument(f"exportable={exportable!r} must be None, True or False")
@@ -402,30 +631,42 @@ def cases(
         raise InvalidArgument(f"exportable=False needs 'plain_dict_subclass' in containers={list(kinds)!r}")
     _check_int("max_depth", max_depth, 0, 16)
     _check_int("max_leaves", max_leaves, 1, 64)
-    input_strategy = input_specs(
-        dtypes_=st.sampled_from(dtype_pool), max_inputs=max_inputs, shapes_=shapes(max_rank=max_rank, max_side=max_side)
-    )
-    large_input_strategy = input_specs(
-        dtypes_=st.sampled_from(dtype_pool), max_inputs=max_inputs, shapes_=large_shapes(max_rank=max_rank))
+    case_families = tuple(dict.fromkeys(OPS[n].family for n in op_names))
+    small_shapes, large_shapes_ = shapes(max_rank=max_rank, max_side=max_side), large_shapes(max_rank=max_rank)
     size_classes = _check_choice("sizes", sizes, SIZE_CLASSES)
 
     @st.composite
     def draw_case(draw: Callable) -> Case:
-        seed = draw(st.integers(0, 2**31 - 1))
+        seed = draw(_choice("seed", 0, 2**31 - 1))
         # The size class: small three times in four, and where the draw shrinks to.
-        large = "large" in size_classes and ("small" not in size_classes or draw(st.integers(0, 3)) == 3)
-        inputs = draw(large_input_strategy if large else input_strategy)
-        values = draw(_program(inputs, op_names, max_ops, names, banned))
+        large = "large" in size_classes and ("small" not in size_classes or draw(_choice("size class", 0, 3)) == 3)
+        # Swarm testing (Groce et al., ISSTA 2012): each case leaves out a random part of
+        # the op families and of the input dtypes, so that the ones it keeps meet more often than
+        # a draw over everything lets them (an int16 clamp, a where over two dtypes).
+        # 0, where each mask shrinks to, leaves nothing out; an op keeps its choice index.
+        families_out = draw(_choice("swarm: op families left out", 0, 2 ** len(case_families) - 1))
+        dtypes_out = draw(_choice("swarm: input dtypes left out", 0, 2 ** len(dtype_pool) - 1))
+        left_out = {f for i, f in enumerate(case_families) if families_out >> i & 1}
+        case_ops = tuple(n for n in op_names if n == "input" or OPS[n].family not in left_out)
+        case_dtypes = tuple(d for i, d in enumerate(dtype_pool) if not dtypes_out >> i & 1) or dtype_pool
+        inputs = draw(input_specs(dtypes_=_stable_choices("input dtype", dtype_pool, case_dtypes),
+                                  max_inputs=max_inputs, shapes_=large_shapes_ if large else small_shapes))
+        values = draw(_program(inputs, case_ops, max_ops, names, banned, op_names))
         value_kinds = tuple(v.pytype if v.dtype is None else f"{v.dtype}{v.shape}" for v in values)
+        structural = tuple(k for k, v in enumerate(values) if OPS[v.op].family in STRUCTURAL_FAMILIES)
+        consumed = {o for v in values if OPS[v.op].family not in STRUCTURAL_FAMILIES for o in v.operands}
+        sinks = _sinks(values, consumed)
         if exportable is False:
             # At least one unregistered dict subclass, at the root (the simplest place).
             items = draw(st.lists(output_trees(len(values), containers=kinds, max_depth=max(0, max_depth - 1),
-                                               max_leaves=max_leaves, value_kinds=value_kinds), max_size=3))
-            keys = tuple(draw(st.lists(st.sampled_from(_KEYS), min_size=len(items), max_size=len(items), unique=True)))
+                                               max_leaves=max_leaves, value_kinds=value_kinds, sinks=sinks,
+                                       structural=structural), max_size=3))
+            keys = _keys(draw, len(items))
             output: Tree = Container("plain_dict_subclass", tuple(items), keys)
         else:
             output = draw(output_trees(len(values), containers=kinds or ("tuple",), max_depth=max_depth,
-                                       max_leaves=max_leaves, value_kinds=value_kinds))
+                                       max_leaves=max_leaves, value_kinds=value_kinds, sinks=sinks,
+                                       structural=structural))
         return Case(inputs=inputs, values=values, output=output, seed=seed)
 
     strategy = draw_case()

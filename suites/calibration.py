@@ -44,9 +44,8 @@ from typing import Any
 from hypothesis import Phase, given, seed, settings
 
 import strategies as gen
-from strategies import Case
-from strategies.ops import OPS, TensorType
-from strategies.render import program_types
+from strategies import Case, op_dtype_pairs
+from strategies.ops import OPS
 from strategies.spec import CONTAINER_KINDS
 
 from .backends.base import Backend
@@ -54,7 +53,8 @@ from .conformance import Recorder, StopSearch, conformance_property
 from .known import KNOWN, Known, match
 from .runner import Verdict
 
-__all__ = ["CALIBRATION_CASES", "calibrate", "calibration_features", "learn", "worth_it"]
+__all__ = ["CALIBRATION_CASES", "cache_key", "cache_path", "calibrate", "calibration_features", "learn", "read_cache",
+           "worth_it"]
 
 #: Cases in the calibration pass, per backend.
 CALIBRATION_CASES = 100
@@ -65,17 +65,11 @@ CACHE = Path(os.environ.get("ROUNDTRIP_CACHE", Path(__file__).resolve().parents[
 
 def calibration_features(case: Case) -> set[str]:
     """What the generator can leave out: ``container:<kind>``, ``op:<name>``, and
-    ``op:<name>@<dtype>`` (the op on a first operand of that dtype)."""
+    ``op:<name>@<dtype>`` (the op on a first operand of that dtype, ``op_dtype_pairs``)."""
     case = case.pruned()
-    types = program_types(case)
     found = {f"container:{c.kind}" for c in case.containers()}
-    for value in case.values:
-        if value.op == "input":  # every case needs it
-            continue
-        found.add(f"op:{value.op}")
-        first = types.get(value.operands[0]) if value.operands else None
-        if isinstance(first, TensorType):
-            found.add(f"op:{value.op}@{first.dtype}")
+    found |= {f"op:{value.op}" for value in case.values if value.op != "input"}  # every case needs input
+    found |= {f"op:{pair}" for pair in op_dtype_pairs(case)}
     return found
 
 
@@ -143,7 +137,21 @@ def worth_it(budget: int) -> bool:
     return budget >= 4 * CALIBRATION_CASES
 
 
-def _fingerprint(backend: Backend) -> str:
+def cache_path(backend_name: str) -> Path:
+    """Where the calibration of the backend named ``backend_name`` is cached."""
+    return CACHE / "calibration" / f"{backend_name}.json"
+
+
+def read_cache(backend_name: str) -> dict[str, Any] | None:
+    """The cached calibration ({"key", "cases", "features", "unconfirmed"}), whatever its
+    key, or None where there is none; ``calibrate`` uses it only if ``cache_key`` matches."""
+    path = cache_path(backend_name)
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def cache_key(backend: Backend) -> str:
+    """What a cached calibration is valid for: the frontend's version, the generator's
+    vocabulary and the known table."""
     vocabulary = json.dumps([sorted((n, o.family) for n, o in OPS.items()), CONTAINER_KINDS,
                              [(k.id, k.kind, k.backends, k.pattern, k.stages) for k in KNOWN]])
     return f"{backend.version()} / generator+table {hashlib.sha256(vocabulary.encode()).hexdigest()[:12]}"
@@ -164,13 +172,12 @@ def calibrate(backend: Backend, backend_spec: str, run_case: Callable[[Case, dic
     pass of ``CALIBRATION_CASES`` cases (derandomised: the same cases every time).
     Returns {"key", "cases", "features": {feature: {"row", "cases"}}, "cached"}."""
     known_row = known_row or match
-    path = CACHE / "calibration" / f"{backend.name}.json"
-    key = _fingerprint(backend)
+    path = cache_path(backend.name)
+    key = cache_key(backend)
     with _locked(path):
-        if path.exists() and not refresh:
-            stored = json.loads(path.read_text())
-            if stored.get("key") == key:
-                return {**stored, "cached": True}
+        stored = None if refresh else read_cache(backend.name)
+        if stored is not None and stored.get("key") == key:
+            return {**stored, "cached": True}
         records: list[tuple[frozenset[str], str | None]] = []
 
         class Collect(Recorder):

@@ -85,7 +85,8 @@ class Recorder:
     deviations: Counter = field(default_factory=Counter)
     #: backend -> seconds spent in the pipeline (materialize to judge), for throughput
     seconds: Counter = field(default_factory=Counter)
-    #: backend -> feature -> outcome -> count (features: container kinds, dtypes, special leaves)
+    #: backend -> feature -> outcome -> count (features: container kinds, dtypes, special
+    #: leaves, ops, ops on a first operand of one dtype: ``case_features``)
     features: dict[str, dict[str, Counter]] = field(default_factory=dict)
     #: backend -> what calibration left out of its run (``suites.calibration``)
     calibration: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -228,8 +229,10 @@ def case_features(case: Case) -> set[str]:
         features.add("leaf:empty container")
     if not case.containers():
         features.add("container:none (bare leaf)")
-    # Every op the output needs, returned or intermediate: the backend x op table.
+    # Every op the output needs, returned or intermediate: the backend x op table; and
+    # each on its first operand's dtype, for op x dtype coverage (``strategies.coverage``).
     features |= {f"op:{op}" for op in case.ops()}
+    features |= {f"op:{pair}" for pair in gen.op_dtype_pairs(case)}
     return features
 
 

@@ -102,3 +102,99 @@ def test_ranges_are_finite_and_ordered() -> None:
                 assert math.isfinite(t.lo) and math.isfinite(t.hi) and t.lo <= t.hi and t.err >= 0, (name, t)
 
     check()
+
+
+# -- wrap-around, bool operands, scalar rounding modes ------------------------------------
+
+#: Ops whose integer result may wrap modulo 2^n (``strategies.ops.base.result_range``):
+#: unsigned arithmetic and integer-to-integer casts.
+WRAPPING = ("add", "sub", "mul", "neg", "square", "add_scalar", "sub_scalar", "mul_scalar", "pow_scalar",
+            "lshift_scalar", "cast")
+_INT_DTYPES = ("uint8", "int8", "int16", "int32", "int64")
+
+
+def eager_and_exact(case: Case) -> list[tuple[str, torch.Tensor, torch.Tensor, TensorType]]:
+    """(name, eager result, exact integer result, claimed type) of each integer value of a
+    ``WRAPPING`` op with integer or bool operands. The exact result is the op on the
+    operands widened to int64 (a cast's is its operand): exact for every signed result
+    (none overflows), and right modulo 2^64, so modulo 2^8, for a uint8 one (an
+    ``extreme`` int64 times a uint8 is past int64)."""
+    whole = all_values(case)
+    model, args, kwargs = materialize(whole)
+    feeds = {**dict(zip([i.name for i in whole.inputs if not i.keyword], args)), **kwargs}
+    with torch.no_grad():
+        outs = model(*(a.clone() for a in args), **{k: v.clone() for k, v in kwargs.items()})
+    types = program_types(whole)
+    found = []
+    for k, (value, out) in enumerate(zip(whole.values, outs)):
+        if value.op not in WRAPPING or out.dtype not in tuple(getattr(torch, d) for d in _INT_DTYPES):
+            continue
+        operands = [outs[int(o[1:])] if o.startswith("v") else feeds[o] for o in value.operands]
+        if any(o.is_floating_point() or o.is_complex() for o in operands):
+            continue
+        names = tuple(f"a{i}" for i in range(len(operands)))
+        if value.op == "cast":
+            exact = operands[0].long()
+        else:
+            source = OPS[value.op].render(names, {**dict(value.attrs), "_types": tuple(types[o] for o in value.operands)},
+                                          "state")
+            exact = eval(source, {"torch": torch, **{n: o.long() for n, o in zip(names, operands)}})  # noqa: S307
+        found.append((f"v{k} = {value.op}{dict(value.attrs)}{value.operands}", out, exact, types[f"v{k}"]))
+    return found
+
+
+def _wraps(case: Case, *, cast: bool) -> bool:
+    return any(not torch.equal(out.long(), exact) for name, out, exact, _ in eager_and_exact(case)
+               if (" = cast" in name) == cast)
+
+
+@pytest.mark.parametrize("kind", ["arithmetic", "cast"])
+def test_wrap_around_is_drawn_and_agrees_with_eager(kind: str) -> None:
+    """A drawn program really leans on wrap-around (eager's result is not the exact integer
+    one), and eager's result is the exact one modulo 2^n, within the claimed range; only
+    uint8 arithmetic wraps (signed overflow is kept out), and casts to any integer."""
+    ops = ["cast"] if kind == "cast" else [op for op in WRAPPING if op != "cast"]
+    case = find(cases(ops=ops, dtypes=_INT_DTYPES, max_ops=4), lambda c: _wraps(c, cast=kind == "cast"),
+                settings=settings(FAST, max_examples=2000, phases=[Phase.generate]))
+    run_program(case, log=lambda _: None)
+    for name, out, exact, claimed in eager_and_exact(case):
+        bits = torch.iinfo(out.dtype).bits
+        modular = exact % 2**bits
+        if out.dtype != torch.uint8:
+            modular = torch.where(modular >= 2 ** (bits - 1), modular - 2**bits, modular)
+        assert torch.equal(out.long(), modular), f"{name}: eager {out}, exact {exact} modulo 2^{bits} is {modular}"
+        if not torch.equal(out.long(), exact):
+            assert out.dtype == torch.uint8 or " = cast" in name, f"{name}: signed {out.dtype} result wraps"
+            info = torch.iinfo(out.dtype)
+            assert (claimed.lo, claimed.hi) == (info.min, info.max), f"{name} wraps: its range is the type's, {claimed}"
+
+
+#: Ops eager defines on a bool operand (``torch.abs``, ``neg``, ``relu`` and the roundings raise).
+BOOL_OPS = ("sign", "square", "clamp", "pow_scalar", "floordiv_scalar", "mod_scalar", "minimum", "maximum", "amax",
+            "amin", "aminmax")
+
+
+def _has_op_on(case: Case, name: str, dtype: str, attrs: Callable[[dict], bool] = lambda a: True) -> bool:
+    types = program_types(case)
+    return any(v.op == name and attrs(dict(v.attrs)) and all(types[o].dtype == dtype for o in v.operands)
+               for v in case.values)
+
+
+@pytest.mark.parametrize("name", BOOL_OPS)
+def test_bool_operands_agree_with_eager(name: str) -> None:
+    case = find(cases(ops=[name], dtypes=["bool", "float32"], max_ops=4), lambda c: _has_op_on(c, name, "bool"),
+                settings=settings(FAST, max_examples=2000, phases=[Phase.generate]))
+    run_program(case, log=lambda _: None)
+
+
+@pytest.mark.parametrize("mode", ["trunc", "floor"])
+@pytest.mark.parametrize("dtype", ["int64", "int8", "uint8", "float32", "float64", "bool"])
+def test_div_by_a_python_scalar_with_a_rounding_mode_agrees_with_eager(dtype: str, mode: str) -> None:
+    # A negative quotient where it can be (trunc and floor differ on it), else any.
+    def wanted(c: Case) -> bool:
+        return _has_op_on(c, "div_mode_scalar", dtype,
+                          lambda a: a["mode"] == mode and (dtype in ("uint8", "bool") or a["value"] < 0))
+
+    case = find(cases(ops=["div_mode_scalar"], dtypes=[dtype], max_ops=4), wanted,
+                settings=settings(FAST, max_examples=2000, phases=[Phase.generate]))
+    run_program(case, log=lambda _: None)

@@ -3,8 +3,9 @@
 A value's type is what PyTorch says (dtype and shape, from meta tensors) plus what the
 generator knows about its values: an inclusive range ``[lo, hi]`` that every element
 lies in, and ``err``, a bound on the absolute difference between what eager computes and
-the exact real-number result. Ranges keep deep chains well defined (an integer chain
-cannot overflow, a log never sees a value <= 0); ``err`` does two things:
+the exact real-number result. Ranges keep deep chains well defined (a signed integer
+never overflows, a log never sees a value <= 0; unsigned arithmetic and integer-to-integer
+casts, which eager defines modulo 2^n, may wrap: ``result_range``); ``err`` does two things:
 
 * a discontinuous op (a comparison, ``floor``, a cast to an integer, ``argmax``) only
   takes operands with ``err == 0``: a compiler that keeps more precision than eager
@@ -27,7 +28,7 @@ from hypothesis import strategies as st
 
 __all__ = [
     "COMPLEX", "DOMAIN", "DOMAINS", "FLOATS", "INTS", "Op", "PyType", "TensorType", "TupleType", "Type",
-    "domain_applies", "domain_type", "fits", "result_dtype",
+    "domain_applies", "domain_type", "fits", "result_dtype", "result_range", "wrapped", "wraps",
 ]
 
 FLOATS = ("float16", "bfloat16", "float32", "float64")
@@ -188,6 +189,42 @@ def fits(dtype: str, lo: float, hi: float) -> bool:
         return max(abs(lo), abs(hi)) <= CAP[dtype]
     low, high = INT_RANGE[dtype]
     return low <= lo and hi <= high
+
+
+def wraps(dtype: str) -> bool:
+    """Whether eager defines a ``dtype`` result that leaves the type: unsigned integers wrap
+    modulo 2^n (C++'s rule for unsigned types, which PyTorch's kernels compute in: ``-x``,
+    ``x - y``, ``x * y``, ``x << k`` of uint8). Signed overflow is undefined in C++ and
+    PyTorch promises nothing for it."""
+    return dtype == "uint8"
+
+
+def result_range(dtype: str, lo: float, hi: float, *, cast: bool = False) -> tuple[float, float] | None:
+    """The range of a ``dtype`` result whose exact value lies in [lo, hi], or None where
+    eager does not define it.
+
+    [lo, hi] where it fits; where it does not, the whole type if the result is defined
+    modulo 2^n: unsigned arithmetic (``wraps``), or an integer-to-integer cast
+    (``cast=True``: two's complement truncation, ``x.to(torch.int8)`` of 200 is -56).
+    Otherwise None: signed overflow, a float past ``CAP``. A wrapped value is still exact
+    (every element an integer of the type), only its range is the type's."""
+    if fits(dtype, lo, hi):
+        return lo, hi
+    if dtype in INTS and (cast or wraps(dtype)):
+        low, high = INT_RANGE[dtype]
+        return float(low), float(high)
+    return None
+
+
+def wrapped(out: Type, lo: float, hi: float) -> tuple[float, float]:
+    """[lo, hi] as an integer result ``out`` holds it (``result_range``); other results as
+    they are. For ``derive``, after ``accepts`` has checked the result is defined."""
+    if not isinstance(out, TensorType) or not out.is_int:
+        return lo, hi
+    found = result_range(out.dtype, lo, hi)
+    if found is None:
+        raise ValueError(f"{out.dtype} result in [{lo}, {hi}] overflows: accepts let an undefined op through")
+    return found
 
 
 @functools.cache

@@ -1,9 +1,13 @@
 """Elementwise ops: arithmetic (tensor and Python-scalar operands), comparisons, logic,
 bitwise, casts, and selection (where, masked_fill, clamp, gathers).
 
-Every op here is defined on the ranges it accepts: integer results fit their dtype,
-divisors are guarded away from zero, and the discontinuous ones (comparisons, floor
-division, remainders, casts to integers, sign) take only exact float operands.
+Every op here is defined on the ranges it accepts: a signed integer result fits its
+dtype, an unsigned one (uint8 ``+``, ``-``, ``*``, ``-x``, ``**``, ``<<``) and an
+integer-to-integer cast may wrap modulo 2^n, as eager defines them (``base.result_range``:
+the range is then the whole type), divisors are guarded away from zero, and the
+discontinuous ones (comparisons, floor division, remainders, casts to integers, sign)
+take only exact float operands. Bool tensors take what eager defines on them (``sign``,
+``square``, ``clamp``, ``b ** 2``, ``b // 2``, ``amax``), not ``neg``/``abs``, which raise.
 """
 
 from __future__ import annotations
@@ -11,10 +15,12 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import replace
+from fractions import Fraction
 
 from hypothesis import strategies as st
 
 from .base import (
+    COMPLEX,
     EXACT_INT,
     FLOATS,
     INTS,
@@ -35,8 +41,10 @@ from .base import (
     interval_mul,
     real,
     result_dtype,
+    result_range,
     rounding,
     tensor_key,
+    wrapped,
 )
 
 _ARITH = {"add": "+", "sub": "-", "mul": "*"}
@@ -64,12 +72,13 @@ def _key(t: TensorType | float | bool) -> tuple[str, bool] | float | bool:
     return tensor_key(t) if isinstance(t, TensorType) else t
 
 
-def _result_fits(name: str, a: TensorType | float, b: TensorType | float) -> bool:
+def _result_defined(name: str, a: TensorType | float, b: TensorType | float) -> bool:
+    """``a OP b`` is defined on the operands' ranges: it fits, or wraps (uint8)."""
     out = result_dtype(_key(a), _key(b))
     if out == "bool":
         return True  # bool + bool is `or`, bool * bool is `and`: saturating by definition
     lo, hi = arith_interval(name, _rng(a), _rng(b))
-    return fits(out, lo, hi)
+    return result_range(out, lo, hi) is not None
 
 
 def _arith_ok(name: str) -> Callable[[TensorType, TensorType], bool]:
@@ -79,8 +88,9 @@ def _arith_ok(name: str) -> Callable[[TensorType, TensorType], bool]:
         if name == "sub" and (a.is_bool or b.is_bool):
             return False  # eager rejects `-` on bool tensors
         if a.is_complex or b.is_complex:
-            return not (a.is_bool or b.is_bool)
-        return _result_fits(name, a, b)
+            # A float64 with a 0-d complex64 is complex128, which no op here models.
+            return not (a.is_bool or b.is_bool) and result_dtype(tensor_key(a), tensor_key(b)) in COMPLEX
+        return _result_defined(name, a, b)
 
     return ok
 
@@ -95,7 +105,8 @@ def _derive_arith(name: str) -> Callable:
             m = _rng(a)[1] + _rng(b)[1] if name != "mul" else 2 * max(map(abs, _rng(a))) * max(map(abs, _rng(b)))
             return finish(out, -m, m, arith_error(name, a, b) + rounding(out, -m, m, 2))
         lo, hi = arith_interval(name, _rng(a), _rng(b))
-        return finish(out, lo, hi, arith_error(name, a, b) + rounding(out, lo, hi, 1))
+        err = arith_error(name, a, b) + rounding(out, lo, hi, 1)
+        return finish(out, *wrapped(out, lo, hi), err)
 
     return derive
 
@@ -207,22 +218,24 @@ def _scalar_choices(name: str, t: TensorType) -> list[tuple[float | bool, bool]]
 def _scalar_ok(name: str, t: TensorType, value: float | bool, left: bool) -> bool:
     if t.is_complex:
         return False
-    if t.dtype == "uint8" and value < 0 and name != "compare":
-        # Cast to uint8 first, -2 wraps to 254: defined by PyTorch, but a result that
-        # leans on wrap-around is no fair test of a frontend.
+    if t.dtype == "uint8" and value < 0 and name not in ("compare", "add", "sub", "mul"):
+        # The scalar is cast to uint8 first, -2 to 254: a sum, difference or product is
+        # still the exact one modulo 2^8 (it wraps, as uint8 does), but `x // -2` is x // 254.
         return False
     if name in ("add", "sub", "mul"):
         if name == "sub" and (t.is_bool or isinstance(value, bool)):
             return False  # eager rejects `-` on bool tensors and `x - True`
         a, b = (value, t) if left else (t, value)
-        return _result_fits(name, a, b)
+        return _result_defined(name, a, b)
     if name == "div":
         if left:
             return not t.is_bool and not isinstance(value, bool) and _guardable(t)
         return not isinstance(value, bool) and value != 0
     if name in ("floordiv", "mod"):
-        if isinstance(value, bool) or t.is_bool or not _exact(t) or t.dtype in ("float16", "bfloat16"):
+        if isinstance(value, bool) or not _exact(t) or t.dtype in ("float16", "bfloat16"):
             return False
+        if t.is_bool:
+            return not left and isinstance(value, int)  # b // 2, b % -2: int64, exact
         if left:
             if not _guardable(t):
                 return False
@@ -233,8 +246,11 @@ def _scalar_ok(name: str, t: TensorType, value: float | bool, left: bool) -> boo
             return fits(result_dtype(value, tensor_key(t)), math.floor(lo), math.ceil(hi))
         return value != 0 and (t.is_float or isinstance(value, int)) or (t.is_int and isinstance(value, float))
     if name == "pow":
-        if t.is_bool or isinstance(value, bool):
+        if isinstance(value, bool):
             return False
+        if t.is_bool:
+            # b ** 2 and 2 ** b compute in int64 (0 or 1, 1 or 2): defined on every bool.
+            return isinstance(value, int) and value > 0 and (left or value in (2, 3))
         if left:
             # s ** x: a positive base; an integer x is kept >= 0 (negative integer powers raise).
             if value <= 0 or (t.is_int and isinstance(value, float)) or not fits(t.dtype, 0, t.mag):
@@ -251,7 +267,7 @@ def _scalar_ok(name: str, t: TensorType, value: float | bool, left: bool) -> boo
         if value == 0.5:
             return t.is_float
         out = result_dtype(tensor_key(t), value)
-        return fits(out, -(t.mag ** value), t.mag ** value)
+        return result_range(out, -(t.mag ** value), t.mag ** value) is not None  # uint8 ** 2 wraps
     if name == "compare":
         return _exact(t) and not t.is_complex
     raise ValueError(name)
@@ -344,9 +360,52 @@ def _derive_exact_scalar(name: str) -> Callable:
         lo = 0.0 if value == 2 else t.lo ** 3
         hi = m if value == 2 else t.hi ** 3
         lipschitz = value * t.mag ** (value - 1)
-        return finish(out, lo, hi, lipschitz * t.err + rounding(out, lo, hi, 2))
+        return finish(out, *wrapped(out, lo, hi), lipschitz * t.err + rounding(out, lo, hi, 2))
 
     return derive
+
+
+def _div_mode_divisors(t: TensorType) -> list[float]:
+    """Python divisors ``s`` for which ``torch.div(t, s, rounding_mode=...)`` is defined
+    on t's range: non-zero, the result within its dtype (int8 -128 / -1 overflows), a
+    negative one not over uint8 (cast first: -2 is 254), an integer one over integers
+    (exact division); float operands exact and float32/float64, as for ``//``."""
+    if t.is_complex or not _exact(t) or t.dtype in ("float16", "bfloat16"):
+        return []
+    pool = _SCALARS["int"] + _SCALARS["float"] if t.is_float else _SCALARS["int"]
+    found = []
+    for value in pool:
+        if value == 0 or (t.dtype == "uint8" and value < 0):
+            continue
+        out = result_dtype(tensor_key(t), value)
+        if result_range(out, *_div_mode_range(t, value, "floor", out)) is not None and \
+                result_range(out, *_div_mode_range(t, value, "trunc", out)) is not None:
+            found.append(value)
+    return found
+
+
+def _div_mode_range(t: TensorType, value: float, mode: str, out: str) -> tuple[float, float]:
+    """The range of ``torch.div(t, value, rounding_mode=mode)`` in dtype ``out``."""
+    if t.is_float:
+        # The divisor as the dtype holds it (0.1 in float32); the quotient rounds before
+        # the step, so it may land on the next integer: floor and ceil of the ends.
+        d = in_dtype(value, out)
+        lo, hi = sorted((t.lo / d, t.hi / d))
+        return float(math.floor(lo)), float(math.ceil(hi))
+    # Integers: exact division, a non-decreasing step of a monotone quotient.
+    step = math.trunc if mode == "trunc" else math.floor
+    ends = sorted(step(Fraction(int(x), int(value))) for x in (t.lo, t.hi))
+    return float(ends[0]), float(ends[1])
+
+
+def _draw_div_mode_scalar(draw: Callable, types: tuple[TensorType, ...]) -> dict:
+    return {"value": draw(st.sampled_from(_div_mode_divisors(types[0]))),
+            "mode": draw(st.sampled_from(("trunc", "floor")))}
+
+
+def _derive_div_mode_scalar(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+    # A step of exact operands: exact, as floor division is.
+    return finish(out, *_div_mode_range(types[0], attrs["value"], attrs["mode"], out.dtype), 0.0)
 
 
 def _scalar_op(name: str, op_name: str | None = None) -> Op:
@@ -368,15 +427,18 @@ def _cast_targets(t: TensorType) -> list[str]:
         elif target == "bool":
             if t.exact and not t.nonfinite:
                 found.append(target)
+        elif not t.is_float:
+            # Integer -> integer is defined on every value: it wraps modulo 2^n where the
+            # value does not fit (result_range(cast=True)), a negative int16 to uint8 too.
+            found.append(target)
         elif t.exact and not t.nonfinite and fits(target, *_cast_range(t, target)):
-            # Float -> int truncates (a step function); out of range, a float cast is
-            # undefined and an integer one wraps, which no compiler need copy.
+            # Float -> int truncates (a step function); out of range it is undefined.
             found.append(target)
     return found
 
 
 def _cast_range(t: TensorType, target: str) -> tuple[float, float]:
-    """The values a cast to ``target`` sees: uint8 takes ``|x|`` (see ``_render_cast``)."""
+    """The values a float's cast to ``target`` sees: uint8 takes ``|x|`` (see ``_render_cast``)."""
     if target == "uint8" and t.can_be_negative:
         return (0.0, t.mag) if fits(t.dtype, 0, t.mag) else (0.0, math.inf)
     return t.lo, t.hi
@@ -387,18 +449,21 @@ def _draw_cast(draw: Callable, types: tuple[TensorType, ...]) -> dict:
 
 
 def _render_cast(ops: tuple[str, ...], attrs: dict, self_: str) -> str:
-    x = ops[0]
-    # A negative value cast to uint8 is undefined in C (and so in compiled code).
-    if attrs["dtype"] == "uint8" and attrs["_types"][0].can_be_negative:
+    x, t = ops[0], attrs["_types"][0]
+    # A negative float cast to uint8 is undefined in C (and so in compiled code); a
+    # negative integer wraps, as eager defines it.
+    if attrs["dtype"] == "uint8" and t.is_float and t.can_be_negative:
         return f"{x}.abs().to(torch.uint8)"
     return f"{x}.to({dt(attrs['dtype'])})"
 
 
 def _derive_cast(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
     t = types[0]
-    lo, hi = (0.0, t.mag) if attrs["dtype"] == "uint8" and t.can_be_negative else (t.lo, t.hi)
     if out.is_bool:
         return finish(out, 0, 1, 0)
+    if out.is_int and not t.is_float:
+        return finish(out, *result_range(out.dtype, t.lo, t.hi, cast=True), 0)
+    lo, hi = _cast_range(t, attrs["dtype"]) if out.is_int else (t.lo, t.hi)
     if out.is_int:
         return finish(out, math.trunc(lo), math.trunc(hi), 0)
     exact_ints = (t.is_int or t.is_bool) and t.mag <= EXACT_INT[out.dtype]
@@ -410,12 +475,26 @@ def _derive_cast(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
 
 
 def _neg_ok(t: TensorType) -> bool:
-    return real(t) and not t.is_bool and t.dtype != "uint8" and fits(t.dtype, -t.hi, -t.lo)
+    # Eager rejects -b on bool; -x of uint8 wraps (-1 is 255), of int8 -128 overflows.
+    return real(t) and not t.is_bool and result_range(t.dtype, -t.hi, -t.lo) is not None
 
 
 def _derive_neg(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
     t = types[0]
-    return finish(out, -t.hi, -t.lo, t.err)
+    return finish(out, *wrapped(out, -t.hi, -t.lo), t.err)
+
+
+def _square_ok(t: TensorType) -> bool:
+    # torch.square of a bool is int64 (0 or 1); of uint8 it wraps; a signed square fits.
+    return real(t) and (t.is_bool or result_range(t.dtype, 0, t.mag**2) is not None)
+
+
+def _derive_square(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+    t = types[0]
+    lo = 0.0 if t.lo <= 0 <= t.hi else min(t.lo**2, t.hi**2)
+    hi = t.mag**2
+    err = 2 * t.mag * t.err + t.err**2 + rounding(out, lo, hi, 1)
+    return finish(out, *wrapped(out, lo, hi), err)
 
 
 def _derive_abs(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
@@ -450,11 +529,13 @@ def _derive_bitwise(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Ty
 
 def _shift_ok(direction: str) -> Callable[[TensorType], bool]:
     def ok(t: TensorType) -> bool:
+        # b << 1 is int64 on CPU, but its meta function raises: no dtype to record.
         if not t.is_int:
             return False
         if direction == "left":
             # A negative value shifted left is undefined in C: keep to non-negative ones.
-            return t.lo >= 0 and fits(t.dtype, 0, t.hi * 8)
+            # uint8 << 3 wraps (its bits past the eighth are dropped).
+            return t.lo >= 0 and result_range(t.dtype, 0, t.hi * 8) is not None
         return True
 
     return ok
@@ -464,7 +545,7 @@ def _derive_shift(direction: str) -> Callable:
     def derive(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
         t, k = types[0], 2 ** attrs["value"]
         if direction == "left":
-            return finish(out, t.lo * k, t.hi * k, 0)
+            return finish(out, *wrapped(out, t.lo * k, t.hi * k), 0)
         return finish(out, math.floor(t.lo / k), math.floor(t.hi / k), 0)
 
     return derive
@@ -476,7 +557,7 @@ def _derive_sign(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
 
 
 def _minmax_ok(a: TensorType, b: TensorType) -> bool:
-    return broadcastable(a, b) and real(a) and real(b) and not (a.is_bool and b.is_bool)
+    return broadcastable(a, b) and real(a) and real(b)
 
 
 # -- selection ------------------------------------------------------------------------------
@@ -525,7 +606,11 @@ def _derive_fill(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
 
 def _draw_clamp(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
-    pool = _SCALARS["float"] if t.is_float else tuple(v for v in _SCALARS["int"] if fits(t.dtype, v, v))
+    if t.is_bool:
+        # A bool clamped by a Python int is int64, by a float float32 (True bounds raise).
+        pool: tuple[float, ...] = _SCALARS["int"] + _SCALARS["float"]
+    else:
+        pool = _SCALARS["float"] if t.is_float else tuple(v for v in _SCALARS["int"] if fits(t.dtype, v, v))
     low = draw(st.sampled_from((None, *pool)))
     high = draw(st.sampled_from((None, *(v for v in pool if low is None or v >= low))))
     if low is None and high is None:
@@ -541,11 +626,12 @@ def _render_clamp(o: tuple[str, ...], a: dict, s: str) -> str:
 def _derive_clamp(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
     t = types[0]
     lo, hi = t.lo, t.hi
+    # The bounds as the result's dtype holds them (a bool clamped by 0.1 is float32).
     if attrs.get("min") is not None:
-        low = in_dtype(attrs["min"], t.dtype)
+        low = in_dtype(attrs["min"], out.dtype)
         lo, hi = max(lo, low), max(hi, low)
     if attrs.get("max") is not None:
-        high = in_dtype(attrs["max"], t.dtype)
+        high = in_dtype(attrs["max"], out.dtype)
         lo, hi = min(lo, high), min(hi, high)
     return finish(out, lo, hi, t.err)
 
@@ -638,12 +724,15 @@ OPS = [
     Op("neg", "arith", 1, _neg_ok, lambda o, a, s: f"-{o[0]}", _derive_neg),
     Op("abs", "arith", 1, lambda t: real(t) and not t.is_bool and fits(t.dtype, 0, t.mag),
        lambda o, a, s: f"torch.abs({o[0]})", _derive_abs),
-    Op("sign", "arith", 1, lambda t: real(t) and not t.is_bool and _exact(t),
-       lambda o, a, s: f"torch.sign({o[0]})", _derive_sign),
+    Op("sign", "arith", 1, lambda t: real(t) and _exact(t), lambda o, a, s: f"torch.sign({o[0]})", _derive_sign),
+    Op("square", "arith", 1, _square_ok, lambda o, a, s: f"torch.square({o[0]})", _derive_square),
     # Python scalars on either side of an operator (`x // 2`, `2 ** x`, `1 - x`).
     Op("add_scalar", "scalar", 1, lambda t: bool(_scalar_choices("add", t)), _render_scalar("add"),
        _derive_scalar("add"), _draw_scalar("add")),
     *[_scalar_op(name) for name in ("sub", "mul", "div", "floordiv", "mod", "pow")],
+    Op("div_mode_scalar", "scalar", 1, lambda t: bool(_div_mode_divisors(t)),
+       lambda o, a, s: f"torch.div({o[0]}, {a['value']!r}, rounding_mode={a['mode']!r})", _derive_div_mode_scalar,
+       _draw_div_mode_scalar),
     _scalar_op("compare", "compare_scalar"),
     Op("lshift_scalar", "scalar", 1, _shift_ok("left"), lambda o, a, s: f"{o[0]} << {a['value']}",
        _derive_shift("left"), lambda draw, t: {"value": draw(st.integers(1, 3))}),
@@ -676,7 +765,7 @@ OPS = [
        _derive_with_scalar, _draw_branch),
     Op("masked_fill", "select", 2, _masked_fill_ok, lambda o, a, s: f"{o[0]}.masked_fill({o[1]}, {a['value']!r})",
        _derive_fill, _draw_fill),
-    Op("clamp", "select", 1, lambda t: real(t) and not t.is_bool, _render_clamp, _derive_clamp, _draw_clamp),
+    Op("clamp", "select", 1, real, _render_clamp, _derive_clamp, _draw_clamp),
     Op("clamp_tensor", "select", 3, _clamp_tensor_ok, lambda o, a, s: f"torch.clamp({o[0]}, min={o[1]}, max={o[2]})",
        _derive_clamp_tensor),
     *[_index_family(kind) for kind in ("index_select", "gather", "take_along_dim")],

@@ -28,7 +28,9 @@ from .base import (
     finish,
     fits,
     real,
+    result_range,
     rounding,
+    wrapped,
 )
 
 #: Weights, biases and running means lie within [-W, W] (``make_model``).
@@ -445,13 +447,14 @@ def _add_buffer_ok(t: TensorType) -> bool:
     if not real(t) or t.is_bool:
         return False
     lo, hi = _buffer_range(t)
-    return fits(t.dtype, t.lo + lo, t.hi + hi)
+    return result_range(t.dtype, t.lo + lo, t.hi + hi) is not None  # uint8 wraps
 
 
 def _derive_add_buffer(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
     t = types[0]
     lo, hi = _buffer_range(t)
-    return finish(out, t.lo + lo, t.hi + hi, t.err + rounding(out, t.lo + lo, t.hi + hi, 1))
+    err = t.err + rounding(out, t.lo + lo, t.hi + hi, 1)
+    return finish(out, *wrapped(out, t.lo + lo, t.hi + hi), err)
 
 
 OPS = [

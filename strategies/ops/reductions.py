@@ -282,8 +282,9 @@ OPS = [
        draw_dim(lambda t: dims(t, max_size=3))),
     Op("cumsum", "reduce", 1, lambda t: real(t) and t.rank >= 1 and _sum_ok(t),
        lambda o, a, s: f"{o[0]}.cumsum(dim={a['dim']})", _derive_cumsum, draw_dim(dims, keepdim=False)),
-    # amax/argmax are undefined on an empty dim: eager raises.
-    Op("amax", "reduce", 1, lambda t: real(t) and not t.is_bool and bool(dims(t, nonempty=True)),
+    # amax/argmax are undefined on an empty dim: eager raises. amax/amin/aminmax of a
+    # bool are any/all (argmax raises on bool, and sort/max(dim=) indices break ties).
+    Op("amax", "reduce", 1, lambda t: real(t) and bool(dims(t, nonempty=True)),
        lambda o, a, s: f"{o[0]}.amax({dim_args(a)})", derive_same, draw_dim(lambda t: dims(t, nonempty=True))),
     Op("argmax", "reduce", 1, _ordered_ok, lambda o, a, s: f"{o[0]}.argmax({dim_args(a)})", _derive_indices,
        draw_dim(lambda t: dims(t, nonempty=True))),
@@ -291,7 +292,7 @@ OPS = [
        lambda types, attrs, out: finish(out, 0, 1, 0), draw_dim_or_all(dims)),
     Op("all", "reduce", 1, lambda t: real(t) and t.exact, lambda o, a, s: f"{o[0]}.all({dim_args(a)})",
        lambda types, attrs, out: finish(out, 0, 1, 0), draw_dim_or_all(dims)),
-    Op("amin", "reduce", 1, lambda t: real(t) and not t.is_bool and bool(dims(t, nonempty=True)),
+    Op("amin", "reduce", 1, lambda t: real(t) and bool(dims(t, nonempty=True)),
        lambda o, a, s: f"{o[0]}.amin({dim_args(a)})", derive_same, draw_dim(lambda t: dims(t, nonempty=True))),
     Op("argmin", "reduce", 1, _ordered_ok, lambda o, a, s: f"{o[0]}.argmin({dim_args(a)})", _derive_indices,
        draw_dim(lambda t: dims(t, nonempty=True))),
@@ -311,7 +312,7 @@ OPS = [
        _derive_values_indices, draw_dim(lambda t: dims(t, nonempty=True))),
     Op("min_dim", "sort", 1, _ordered_ok, lambda o, a, s: f"torch.min({o[0]}, {dim_args(a)})",
        _derive_values_indices, draw_dim(lambda t: dims(t, nonempty=True))),
-    Op("aminmax", "sort", 1, lambda t: real(t) and not t.is_bool and t.numel > 0,
+    Op("aminmax", "sort", 1, lambda t: real(t) and t.numel > 0,
        lambda o, a, s: f"torch.aminmax({o[0]}{', ' + dim_args(a) if dim_args(a) else ''})", _derive_aminmax,
        draw_dim_or_all(lambda t: dims(t, nonempty=True))),
     Op("sort", "sort", 1, lambda t: real(t) and not t.is_bool and t.exact, _render_sort("sort"), _derive_sort, _draw_sort),

@@ -30,10 +30,11 @@ from .base import (
     domain_type,
     empty,
     finish,
-    fits,
     result_dtype,
+    result_range,
     rounding,
     tensor_key,
+    wrapped,
 )
 
 # -- how a target takes a source --------------------------------------------------------
@@ -62,7 +63,7 @@ def _combined(method: str, target: TensorType, source: TensorType) -> tuple[floa
 def _method_ok(method: str, target: TensorType, source: TensorType) -> bool:
     """Eager defines the update and it stays in range: the source broadcasts to the
     target's shape, the result type is the target's (an in-place op cannot widen it), and
-    integers fit."""
+    integers fit (or wrap: uint8, ``base.result_range``)."""
     if source.is_complex or target.is_complex or source.nonfinite or target.nonfinite:
         return False
     # Broadcasting must leave the target's shape as it is.
@@ -78,14 +79,14 @@ def _method_ok(method: str, target: TensorType, source: TensorType) -> bool:
     if result_dtype(tensor_key(target), tensor_key(source)) != target.dtype:
         return False
     lo, hi, _ = _combined(method, target, source)
-    return fits(target.dtype, lo, hi)
+    return result_range(target.dtype, lo, hi) is not None
 
 
 def _derive_update(method: str, target: TensorType, source: TensorType, out: Type) -> Type:
     lo, hi, err = _combined(method, target, source)
     if method in ("copy_", "clamp_"):  # values moved or selected: no rounding
         return finish(out, lo, hi, err)
-    return finish(out, lo, hi, err + rounding(out, lo, hi, 1))
+    return finish(out, *wrapped(out, lo, hi), err + rounding(out, lo, hi, 1))
 
 
 # -- a buffer of the op's own -------------------------------------------------------------
