@@ -55,23 +55,26 @@ class _Choice(st.SearchStrategy):
     returning an input. A choice of its own label is only copied from another choice
     of the same purpose, so the rest of the case keeps its meaning."""
 
-    def __init__(self, purpose: str, low: int, high: int) -> None:
+    def __init__(self, purpose: str, low: int, high: int, *, unused: bool = False) -> None:
         super().__init__()
-        self._purpose, self._low, self._high = purpose, low, high
+        self._purpose, self._low, self._high, self._unused = purpose, low, high, unused
 
     def calc_label(self) -> int:
         return calc_label_from_name(f"roundtrip choice: {self._purpose}")
 
     def __repr__(self) -> str:
-        return f"_choice({self._purpose!r}, {self._low}, {self._high})"
+        return f"_choice({self._purpose!r}, {self._low}, {self._high}{', unused=True' if self._unused else ''})"
 
     def do_draw(self, data: Any) -> int:
-        return data.draw_integer(self._low, self._high)
+        # An unused choice (a side past the rank, padding) keeps its place in the case
+        # but is forced to ``low``: the shrinker has nothing to spend its budget on
+        # (500 shrinks) there, and a mutation cannot copy anything into it.
+        return data.draw_integer(self._low, self._high, forced=self._low if self._unused else None)
 
 
 @functools.cache
-def _choice(purpose: str, low: int, high: int) -> _Choice:
-    return _Choice(purpose, low, high)
+def _choice(purpose: str, low: int, high: int, *, unused: bool = False) -> _Choice:
+    return _Choice(purpose, low, high, unused=unused)
 
 
 class _PadFrom(st.SearchStrategy):
@@ -91,7 +94,7 @@ class _PadFrom(st.SearchStrategy):
     def do_draw(self, data: Any) -> int:
         if self._start is not None:
             for _ in range(VALUE_CHOICES - (len(data.nodes) - self._start)):
-                data.draw_integer(0, 2**31 - 1)  # any int copied here fits: no fallback
+                data.draw_integer(0, 2**31 - 1, forced=0)  # see _Choice: unused
         return len(data.nodes)
 
 
@@ -143,8 +146,7 @@ def shapes(*, max_rank: int = 4, max_side: int = 3, allow_empty: bool = True) ->
 @st.composite
 def _fixed_rank_shapes(draw: Callable, side: st.SearchStrategy[int], max_rank: int) -> tuple[int, ...]:
     rank = draw(_choice("rank", 0, max_rank))
-    sides = [draw(side) for _ in range(max_rank)]
-    return tuple(sides[:rank])
+    return tuple(draw(side) for _ in range(max_rank))[:rank]
 
 
 SIZE_CLASSES = ("small", "large")
