@@ -153,10 +153,11 @@ KNOWN: tuple[Known, ...] = (
           "sum/prod/cumsum/cumprod of bool or small ints keep the input dtype; PyTorch returns int64.",
           "https://github.com/apache/tvm/issues/20230"),
     Known("tvm-arith-result-not-promoted", TVM, "bug",
-          r"dtype: torch\.\w+ -> torch\.\w+ @(add_scalar|sub_scalar|floordiv_scalar|add|sub|mul|floor_div|true_div)",
+          r"dtype: torch\.\w+ -> torch\.\w+ @(add_scalar|sub_scalar|floordiv_scalar|mod_scalar|add|sub|mul|floor_div"
+          r"|true_div)",
           "Mixed-dtype arithmetic returns an operand's dtype instead of PyTorch's promoted one "
-          "(uint8 + 2.5 comes back uint8, int64 // 2.5 comes back int64, uint8 // int16 comes back uint8): "
-          "silently wrong values."),
+          "(uint8 + 2.5 comes back uint8, int64 // 2.5 comes back int64, uint8 // int16 comes back uint8, "
+          "int16 % -1.25 comes back int16, mask % 2 comes back bool): silently wrong values."),
     Known("tvm-bitwise-zero-dim-promotion", TVM, "bug",
           r"dtype: torch\.\w+ -> torch\.\w+ @bitwise_(and|or|xor)",
           "A 0-d integer tensor widens the result of a bitwise op with a dimensioned one: int8[1] & "
@@ -184,9 +185,10 @@ KNOWN: tuple[Known, ...] = (
           "ExportedProgramImporter.from_exported_program) and binds buffers as constants. Matches only a mismatch "
           "whose every difference is a lost mutation."),
     Known("tvm-ep-mutation-returned-as-output", ("tvm-ep",), "bug",
-          r"^tvm-ep/judge/mismatch/(container_type: \w+ -> tuple|arity)$",
+          r"^tvm-ep/judge/mismatch/(container_type: \w+( -> tuple)?|arity)$",
           "A forward that mutates a buffer or an input and returns no tensor (`return OrderedDict()`, `return ()`) "
-          "comes back as a tuple holding the mutated value: with no user output left, the importer returns the "
+          "comes back as a tuple holding the mutated value, or as the bare value: with no user output left, the "
+          "importer returns the "
           "mutation outputs it otherwise drops. Matched only where the adapter saw leaves come back from an export "
           "whose out_spec has none.", note=r"^returned [1-9]\d* leaves, the export's out_spec has 0$"),
     Known("tvm-fx-var-std-no-correction", ("tvm-fx", "tvm-dynamo"), "bug", r"/mismatch/values: float\d+ @(var|std)$",
@@ -236,13 +238,14 @@ KNOWN: tuple[Known, ...] = (
           "has no path for them); eager returns a bool tensor."),
     Known("tvm-clamp-one-sided-int", TVM, "bug", r"/build/crash/RuntimeError: Cannot convert infinity to BigInt",
           "clamp(min=k) of an integer tensor (no max) fails the build: the importer fills the missing bound with inf."),
-    Known("tvm-fx-sdpa-3d", ("tvm-fx", "tvm-dynamo"), "unsupported",
+    Known("tvm-fx-sdpa-3d", TVM, "unsupported",
           r"ValueError: scaled_dot_product_attention expects ND or ND inputs, but got ND input",
-          "from_fx's scaled_dot_product_attention converter takes 2-D or 4-D inputs only and says so; PyTorch "
-          "takes 3-D (batch, sequence, features) too.", "", ("import",)),
-    Known("tvm-fx-uint8-negative-scalar", ("tvm-fx",), "bug", r"OverflowError: Python integer -N out of bounds for uintN",
-          "A comparison of a uint8 tensor with a negative Python float (`-1.25 <= x`) fails the import: the scalar "
-          "is made a uint8 constant; PyTorch compares in float.", "", ("import",)),
+          "The scaled_dot_product_attention converter (from_fx's and from_exported_program's) takes 2-D or 4-D "
+          "inputs only and says so; PyTorch takes 3-D (batch, sequence, features) too.", "", ("import",)),
+    Known("tvm-fx-uint8-negative-scalar", TVM, "bug", r"OverflowError: Python integer -N out of bounds for uintN",
+          "A uint8 tensor with a negative Python scalar (`-1.25 <= x`, `x + -2`, which wraps in eager) fails the "
+          "import: the scalar is made a uint8 constant; PyTorch compares in float and adds modulo 256.",
+          "", ("import",)),
     Known("tvm-fx-where-python-scalar", ("tvm-fx",), "bug", r"/import/crash/KeyError: (True|False|-?N(\.N)?)$",
           "torch.where(c, x, 1) with a Python scalar branch fails the import: from_fx looks the scalar up among the "
           "graph's nodes.", "", ("import",)),
@@ -268,6 +271,36 @@ KNOWN: tuple[Known, ...] = (
           r"dtype is T\.bool",
           "`2.5 % mask` (a Python float modulo a bool tensor) stays bool in the importer where PyTorch gives float32; "
           "the softmax after it then fails the import.", "", ("import",)),
+    # -- TVM: found by the deep programs, wrap-around and bool ops (issue 24) ---------------------
+    Known("tvm-sign-bool-build", TVM, "bug",
+          r"/build/crash/ValueError: Check failed: \(value == N \|\| value == N\) is false: -N exceeds range of bool",
+          "torch.sign of a bool tensor (bool in eager: sign(True) is True) fails the build: the lowering makes a "
+          "-1 constant of the input's dtype, and -1 is no bool.", "", ("build",)),
+    Known("tvm-div-mode-scalar-int32", TVM, "bug", r"/mismatch/dtype: torch\.int64 -> torch\.int32 @div_mode_scalar$",
+          "torch.div(mask, 1, rounding_mode='floor') of a bool tensor by a Python int comes back int32; PyTorch "
+          "promotes bool with an int scalar to int64. Silently wrong dtype."),
+    Known("tvm-fx-sort-zero-dim", ("tvm-fx",), "bug",
+          r"/import/crash/ValueError: GatherElements requires axis to be within the input dimension range \[N, -N\]",
+          "torch.sort of a 0-d tensor (dim=-1) fails the import: the converter gathers along axis -1 of a 0-d "
+          "tensor; PyTorch sorts a 0-d tensor as itself.", "", ("import",)),
+    Known("tvm-dynamo-round-int-constant", ("tvm-dynamo",), "bug",
+          r"/crash/ValueError: torch\.tensor with value not a float or int is not accepted",
+          "A graph of an int32 input through round(), a buffer add and casts to float16 fails relax_dynamo's "
+          "compile: a constant is built with torch.tensor of a value that is neither float nor int.",
+          "", ("import", "build")),
+    Known("tvm-attention-values", ("tvm-ep", "tvm-dynamo"), "bug",
+          r"/mismatch/values: float(32|64) @cross_attention$",
+          "Values computed after a cross-attention (softmax(q k^T / sqrt(d)) v of two inputs) come back wrong, "
+          "far past the op's error bound (0.4 absolute in float32), in float32 and float64, on "
+          "from_exported_program and relax_dynamo alike. In both cases seen the chain also writes the result into "
+          "a buffer in place and reads it back; which of the two is at fault is not isolated yet."),
+    Known("export-decomposition-output-spec", ("tvm-ep", "onnx", "openvino"), "bug",
+          r"SpecViolationError: User output \w+ is not in the correct order or is not found in the exported "
+          r"program's user_output list",
+          "A forward that updates a buffer in place twice (`self.s.copy_(a); ...; self.s.copy_(b)`) and returns "
+          "values computed from it: the frontend's ExportedProgram.run_decompositions() leaves an output "
+          "signature that torch.export's own verifier rejects. torch.export's bug, met through each frontend.",
+          "", ("import", "convert", "onnx-export")),
     # -- Torch-TensorRT 2.14.0: from reading its source; confirmed or corrected by the GPU
     # -- nightly job (never run here: no GPU). ----------------------------------------------
     Known("trt-none-output", TRT_EXPORT_PATHS, "bug", r"/crash/AttributeError: 'NoneType' object has no attribute 'target'",
@@ -384,9 +417,10 @@ KNOWN: tuple[Known, ...] = (
           "var/std/var_mean over all elements (no dim) ignore Bessel's correction: var of [[1, 2, 4], [0, 5, 1]] "
           "comes back 3.1389 (the population variance) where PyTorch gives 3.7667; with a dim it is right. A "
           "float64 one is counted under openvino-float64-computed-in-float32 (every float64 value is off)."),
-    Known("openvino-max-min-nan-lost", ("openvino",), "bug", r"/mismatch/values: \w+ NaN lost @(relu|maximum|minimum|amax)$",
-          "relu, maximum, minimum and amax turn NaN into a number (relu(NaN) is 0): the CPU plugin's max/min drop "
-          "NaN; PyTorch propagates it."),
+    Known("openvino-max-min-nan-lost", ("openvino",), "bug",
+          r"/mismatch/values: \w+ NaN lost @(relu|maximum|minimum|amax|clamp)$",
+          "relu, maximum, minimum, amax and clamp turn NaN into a number (relu(NaN) is 0, clamp(NaN, min=0.5) is "
+          "0.5): the CPU plugin's max/min drop NaN; PyTorch propagates it."),
     Known("onnx-sub-int-tensor-float-scalar", ("onnx",), "bug",
           r"Cannot find a compatible OpOverload for aten\.sub with the provided arguments",
           "`int_tensor - 2.5` (a float Python scalar) fails the export: the exporter finds no aten.sub overload "
@@ -403,6 +437,33 @@ KNOWN: tuple[Known, ...] = (
     Known("openvino-int-cumsum-not-promoted", ("openvino",), "bug",
           r"/mismatch/dtype: torch\.int64 -> torch\.\w+ @cumsum",
           "cumsum of a small-int tensor keeps the input dtype (int8 comes back int8); eager returns int64."),
+    # -- Found by the deep programs, wrap-around and bool ops (issue 24) ------------------------
+    Known("inductor-rank0-buffer-returned-stale", ("inductor",), "bug",
+          r"^inductor/judge/mismatch/values: float64 @buffer_update$",
+          "A 0-d float64 buffer updated in place from an input (`self.s.add_(x)`) and returned as the model's only "
+          "tensor comes back with other values than eager's. Like inductor-rank0-buffer-mutation-dropped, a "
+          "graph whose only computation is the mutation."),
+    Known("onnx-clamp-bool-float-bounds", ("onnx",), "bug",
+          r"/onnx-export/crash/ConversionError: RuntimeError: Cannot find a compatible OpOverload for aten\.clamp "
+          r"with the provided arguments",
+          "torch.clamp of a bool tensor with float bounds (float32 in eager) fails the export: the exporter finds "
+          "no aten.clamp overload for a bool input."),
+    Known("onnx-squeeze-non-unit-dim", ("onnx",), "bug",
+          r"/session/crash/Fail: \[ONNXRuntimeError\] : N : FAIL : Node \(\w+\) Op \(Squeeze\) "
+          r"\[ShapeInferenceError\] Dimension of input N must be N instead of N",
+          "x.squeeze(1) of a dim that is not 1 is a no-op in PyTorch; the exporter writes an ONNX Squeeze of that "
+          "axis, which onnxruntime rejects when the session is made."),
+    Known("onnx-broadcast-input-copy-shape", ("onnx",), "bug", r"/mismatch/shape @input_update$",
+          "`x.copy_(y)` of an input from a broadcast one ((3,) from (1,)) and values computed after it come back "
+          "in y's shape: the exported graph uses the source of the copy in place of the input it overwrote."),
+    Known("openvino-bfloat16-inf-to-float64", ("openvino",), "bug", r"/mismatch/values: float64 inf lost @cast$",
+          "A bfloat16 inf cast to float64 comes back finite: the CPU plugin's bf16 -> f64 conversion does not keep "
+          "infinities; PyTorch does."),
+    Known("openvino-zero-size-buffer-hang", ("openvino",), "bug",
+          r"^openvino/compile-or-run/hang/Timeout: no answer within N s @add_buffer\+buffer_update\+full\+parameter "
+          r"on int32 0-size$",
+          "A model of a 0-size int32 input, a float64 constant through three buffer adds and an in-place buffer "
+          "update, and a float32 parameter makes compile_model or the infer request hang past the case timeout."),
 )
 
 @functools.cache
