@@ -24,9 +24,9 @@ import argparse
 import os
 import platform
 import statistics
-from collections import Counter
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from typing import Any
 

@@ -24,7 +24,6 @@ from .ops import (
     INTS,
     OPS,
     Op,
-    PyType,
     TensorType,
     TupleType,
     Type,
@@ -35,8 +34,8 @@ from .ops import (
 )
 from .spec import CONTAINER_KINDS, KEYED_KINDS, Case, Container, Input, Ref, Tree, Value
 
-__all__ = ["ALL_DTYPES", "LARGE_SIDES", "STRUCTURAL_FAMILIES", "chain_depth", "MAX_NUMEL", "SIZE_CLASSES", "cases", "dtypes", "input_specs", "large_shapes", "output_trees",
-           "shapes"]
+__all__ = ["ALL_DTYPES", "LARGE_SIDES", "MAX_NUMEL", "SIZE_CLASSES", "STRUCTURAL_FAMILIES", "VALUE_CHOICES",
+           "cases", "chain_depth", "dtypes", "input_specs", "large_shapes", "output_trees", "shapes"]
 
 #: float32 first: a dtype shrinks towards the front of this list.
 ALL_DTYPES = ("float32", *(d for d in FLOATS if d != "float32"), *INTS, "bool")

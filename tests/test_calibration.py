@@ -40,11 +40,24 @@ class RejectsOrderedDict(Eager):
 
     def run(self, compiled: Any, ctx: CompileContext) -> Any:
         out = compiled(*ctx.args, **ctx.kwargs)
+        # The clean rejection first, as a frontend refuses what it documents before it
+        # trips over the rest: outputs hold several containers, and a plain OrderedDict
+        # beside a ModelOutput (an OrderedDict subclass) that crashed would leave the
+        # OrderedDict out of what may be learned.
+        if contains(out, _PlainOrderedDict):
+            raise NotImplementedError("OrderedDict outputs are not supported")
         if contains(out, ModelOutput):
             raise RuntimeError("lost track of a ModelOutput")
-        if contains(out, collections.OrderedDict):
-            raise NotImplementedError("OrderedDict outputs are not supported")
         return out
+
+
+class _PlainOrderedDictMeta(type):
+    def __instancecheck__(cls, obj: Any) -> bool:
+        return type(obj) is collections.OrderedDict
+
+
+class _PlainOrderedDict(metaclass=_PlainOrderedDictMeta):
+    """An OrderedDict itself, not a subclass (``isinstance`` through ``contains``)."""
 
 
 ROOT = Path(__file__).resolve().parents[1]
