@@ -490,7 +490,7 @@ def _sinks(values: Sequence[Value], consumed: Collection[str]) -> tuple[int, ...
 def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], max_values: int,
              names: tuple[str, ...], banned: dict[str, frozenset[str]], every_op: tuple[str, ...]) -> tuple[Value, ...]:
     """A dataflow program: each value is an op on inputs or earlier values, mostly on the
-    newest computed value nothing reads yet (a chain that the output returns).
+    deepest computed value nothing reads yet (a chain that the output returns).
 
     Operands are drawn among ``names`` (every input name, then every value name, fixed
     for the strategy), so an operand that points at an earlier value shrinks toward
