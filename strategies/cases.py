@@ -7,6 +7,7 @@ as it is, no container.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 from collections.abc import Callable, Collection, Iterator, Sequence
@@ -192,6 +193,11 @@ def input_specs(
 
     return st.lists(st.tuples(dtype_strategy, shape_strategy, st.booleans(), _domains), min_size=1,
                     max_size=max_inputs).map(build)
+
+
+def _with_dtype(spec: Input, dtype: str) -> Input:
+    """``spec`` of ``dtype``, its domain kept where it applies."""
+    return dataclasses.replace(spec, dtype=dtype, domain=spec.domain if domain_applies(spec.domain, dtype) else "small")
 
 
 #: An input's value domain: ``small`` half the time (where every op is defined, so
@@ -404,10 +410,18 @@ def _draw_stable(draw: Callable, purpose: str, every: Sequence[Any], allowed: Co
     over another, see ``_Choice``) can copy without putting the rest of the case out
     of step.
     """
-    first = every[draw(_choice(purpose, 0, len(every) - 1))]
-    second = draw(_choice(f"{purpose}, among those allowed", 0, len(every) - 1))
-    if first in allowed:
-        return first
+    return _pick(every, allowed, *_stable_indices(draw, purpose, len(every)))
+
+
+def _stable_indices(draw: Callable, purpose: str, n: int) -> tuple[int, int]:
+    """The two choices of ``_draw_stable``, drawn whether or not they are used."""
+    return draw(_choice(purpose, 0, n - 1)), draw(_choice(f"{purpose}, among those allowed", 0, n - 1))
+
+
+def _pick(every: Sequence[Any], allowed: Collection[Any], first: int, second: int) -> Any:
+    """``_draw_stable``'s item for its two choices."""
+    if every[first] in allowed:
+        return every[first]
     ordered = [e for e in every if e in allowed]
     return ordered[second % len(ordered)]
 
@@ -486,11 +500,38 @@ def _sinks(values: Sequence[Value], consumed: Collection[str]) -> tuple[int, ...
     return tuple(sorted(found, key=lambda i: (depth[i], i)))
 
 
+class _Aim(NamedTuple):
+    """Coverage-directed choice (see ``cases``): the dtype a case aims at, the ops that
+    may be aimed at it, and each op's first-operand dtypes left out (all but ``dtype``)."""
+
+    dtype: str
+    ops: tuple[str, ...]
+    banned: dict[str, frozenset[str]]
+
+
+@functools.lru_cache(maxsize=64)
+def _aims_cached(ops: tuple[str, ...], banned_items: tuple, dtype: str) -> _Aim:
+    banned = dict(banned_items)
+    others = frozenset(_EVERY_DTYPE) - {dtype}
+    return _Aim(dtype, ops, {op: others | banned.get(op, frozenset()) for op in ops})
+
+
+def _aims(ops: tuple[str, ...], banned: dict[str, frozenset[str]], dtype: str) -> _Aim:
+    return _aims_cached(ops, tuple(sorted(banned.items())), dtype)
+
+
+_EVERY_DTYPE = (*ALL_DTYPES, *COMPLEX)
+
+
 @st.composite
 def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], max_values: int,
-             names: tuple[str, ...], banned: dict[str, frozenset[str]], every_op: tuple[str, ...]) -> tuple[Value, ...]:
+             names: tuple[str, ...], banned: dict[str, frozenset[str]], every_op: tuple[str, ...],
+             aim: _Aim | None = None) -> tuple[Value, ...]:
     """A dataflow program: each value is an op on inputs or earlier values, mostly on the
     deepest computed value nothing reads yet (a chain that the output returns).
+
+    With ``aim``, half the values apply an op drawn uniformly among ``aim.ops`` to a first
+    operand of ``aim.dtype`` (the deepest sink when it has that dtype).
 
     Operands are drawn among ``names`` (every input name, then every value name, fixed
     for the strategy), so an operand that points at an earlier value shrinks toward
@@ -543,9 +584,20 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
         family = _draw_stable(draw, "op family", focus_families if focus else later_families if k else families,
                               offered)
         op_name = _draw_stable(draw, "op", tuple(n for n in every_op if OPS[n].family == family), offered[family])
+        op_banned = banned.get(op_name, frozenset())
+        # Always drawn, used only when the value is aimed (see _Choice: a span of fixed length).
+        aim_indices = _stable_indices(draw, "coverage: op aimed at", len(aim.ops)) if aim else (0, 0)
+        if aim and draw(_choice("coverage: aim this value", 0, 1)):
+            on_focus = focus if getattr(types.get(focus), "dtype", None) == aim.dtype else None
+            aimed = _offered(aim.ops, types, frozenset(read), frozenset(mutated), aim.banned, on_focus)
+            if not aimed and on_focus:
+                on_focus, aimed = None, _offered(aim.ops, types, frozenset(read), frozenset(mutated), aim.banned)
+            if aimed:
+                op_name = _pick(aim.ops, {n for names_ in aimed.values() for n in names_}, *aim_indices)
+                op_banned, focus = aim.banned[op_name], on_focus
         op = OPS[op_name]
         choices = _operand_choices(op, types, frozenset(read), frozenset(mutated),
-                                   banned=banned.get(op_name, frozenset()), focus=focus if op.arity else None)
+                                   banned=op_banned, focus=focus if op.arity else None)
         operands = _draw_stable(draw, "operands", _operand_candidates(op.arity, names), choices)
         operand_types = tuple(types[n] for n in operands)
         attrs = op.draw_attrs(draw, operand_types) if op.draw_attrs else {}
@@ -633,6 +685,8 @@ def cases(
     _check_int("max_depth", max_depth, 0, 16)
     _check_int("max_leaves", max_leaves, 1, 64)
     case_families = tuple(dict.fromkeys(OPS[n].family for n in op_names))
+    aim_ops = tuple(n for n in op_names if OPS[n].arity and not OPS[n].takes_tuples
+                    and OPS[n].family not in STRUCTURAL_FAMILIES)
     small_shapes, large_shapes_ = shapes(max_rank=max_rank, max_side=max_side), large_shapes(max_rank=max_rank)
     size_classes = _check_choice("sizes", sizes, SIZE_CLASSES)
 
@@ -650,9 +704,17 @@ def cases(
         left_out = {f for i, f in enumerate(case_families) if families_out >> i & 1}
         case_ops = tuple(n for n in op_names if n == "input" or OPS[n].family not in left_out)
         case_dtypes = tuple(d for i, d in enumerate(dtype_pool) if not dtypes_out >> i & 1) or dtype_pool
+        # Coverage-directed: most cases aim at one dtype, the first input's, and half their
+        # values apply an op drawn uniformly among all (the swarm aside) to a value of it,
+        # so that a rare op x dtype pair (cumsum of an int32, sign of a bool) is met as
+        # often as a common one. 0, where the draw shrinks to, aims at nothing.
+        aimed = draw(_choice("coverage: dtype aimed at", 0, len(dtype_pool)))
+        aim = _aims(aim_ops, banned, dtype_pool[aimed - 1]) if aimed and aim_ops else None
         inputs = draw(input_specs(dtypes_=_stable_choices("input dtype", dtype_pool, case_dtypes),
                                   max_inputs=max_inputs, shapes_=large_shapes_ if large else small_shapes))
-        values = draw(_program(inputs, case_ops, max_ops, names, banned, op_names))
+        if aim:
+            inputs = (_with_dtype(inputs[0], aim.dtype), *inputs[1:])
+        values = draw(_program(inputs, case_ops, max_ops, names, banned, op_names, aim))
         value_kinds = tuple(v.pytype if v.dtype is None else f"{v.dtype}{v.shape}" for v in values)
         structural = tuple(k for k, v in enumerate(values) if OPS[v.op].family in STRUCTURAL_FAMILIES)
         consumed = {o for v in values if OPS[v.op].family not in STRUCTURAL_FAMILIES for o in v.operands}

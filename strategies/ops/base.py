@@ -327,6 +327,18 @@ def rounding(out: Type, lo: float, hi: float, ulps: float) -> float:
     return ulps * UNIT[out.dtype] * max(abs(lo), abs(hi))
 
 
+def moved_fits(*types: TensorType) -> bool:
+    """Whether the values of ``types``, moved into the dtype they promote to, fit there:
+    an int64 tensor beside a float16 one (or a 0-d float16 beside it) promotes to
+    float16, where an int64 of 1e12 is inf; a float64 0-d beside a float16 tensor is
+    float16 too."""
+    key = tensor_key(types[0])
+    for t in types[1:]:
+        key = result_dtype(key, tensor_key(t)), key[1] and t.rank == 0
+    lo, hi, _ = span(types)
+    return fits(key[0], lo, hi)
+
+
 def span(types: tuple[TensorType, ...]) -> tuple[float, float, float]:
     """(lo, hi, err) covering every operand: for ops that move or select values."""
     tensors = [t for t in types if isinstance(t, TensorType)]

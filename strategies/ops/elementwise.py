@@ -33,6 +33,7 @@ from .base import (
     broadcastable,
     derive_bool,
     derive_same,
+    moved_fits,
     dt,
     finish,
     fits,
@@ -139,7 +140,12 @@ def _quotient(a: tuple[float, float], b: tuple[float, float]) -> tuple[float, fl
 
 
 def _div_ok(a: TensorType, b: TensorType) -> bool:
-    return broadcastable(a, b) and real(a) and real(b) and not b.is_bool and _guardable(b)
+    if not (broadcastable(a, b) and real(a) and real(b) and not b.is_bool and _guardable(b)):
+        return False
+    # The quotient must stay under the cap of its dtype: an int32 of 1e6 over a float16
+    # in [0.5, 3] is a float16 of 2e6, inf. (Integers over integers stay in range.)
+    out = result_dtype(tensor_key(a), tensor_key(b))
+    return out not in FLOATS or fits(out, *_quotient((a.lo, a.hi), _divisor_range(b)))
 
 
 def _derive_true_div(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
@@ -230,7 +236,10 @@ def _scalar_ok(name: str, t: TensorType, value: float | bool, left: bool) -> boo
     if name == "div":
         if left:
             return not t.is_bool and not isinstance(value, bool) and _guardable(t)
-        return not isinstance(value, bool) and value != 0
+        if isinstance(value, bool) or value == 0:
+            return False
+        # x / 0.1 is ten times x: it must stay under the cap of the (float) quotient.
+        return fits(t.dtype if t.is_float else "float32", -t.mag / abs(value), t.mag / abs(value))
     if name in ("floordiv", "mod"):
         if isinstance(value, bool) or not _exact(t) or t.dtype in ("float16", "bfloat16"):
             return False
@@ -557,14 +566,15 @@ def _derive_sign(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
 
 
 def _minmax_ok(a: TensorType, b: TensorType) -> bool:
-    return broadcastable(a, b) and real(a) and real(b)
+    return broadcastable(a, b) and real(a) and real(b) and moved_fits(a, b)
 
 
 # -- selection ------------------------------------------------------------------------------
 
 
 def _where_ok(c: TensorType, a: TensorType, b: TensorType) -> bool:
-    return c.is_bool and broadcastable(c, a) and broadcastable(c, b) and broadcastable(a, b) and real(a) and real(b)
+    return c.is_bool and broadcastable(c, a) and broadcastable(c, b) and broadcastable(a, b) and real(a) and real(b) \
+        and moved_fits(a, b)
 
 
 def _branch_scalars(t: TensorType) -> tuple:
@@ -639,7 +649,7 @@ def _derive_clamp(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type
 def _clamp_tensor_ok(x: TensorType, low: TensorType, high: TensorType) -> bool:
     same_kind = all(t.is_float == x.is_float and not t.is_bool for t in (low, high))
     return real(x) and not x.is_bool and same_kind and broadcastable(x, low) and broadcastable(x, high) and \
-        broadcastable(low, high)
+        broadcastable(low, high) and moved_fits(x, low, high)
 
 
 def _derive_clamp_tensor(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from hypothesis import strategies as st
 
-from .base import FLOATS, Op, TensorType, Type, derive_same, dt, finish, fits, real
+from .base import FLOATS, Op, TensorType, Type, derive_same, dt, finish, fits, moved_fits, real
 
 _CREATE_DTYPES = ("float32", "int64", "float16", "bfloat16", "float64", "int32", "int8", "uint8", "bool")
 _FILLS = {"float": (0.5, -1.25, 2.0, 0.0), "int": (0, 1, 2, -3), "bool": (True, False)}
@@ -63,7 +63,7 @@ def _draw_roll(draw: Callable, types: tuple[TensorType, ...]) -> dict:
 
 def _join_ok(kind: str) -> Callable[[TensorType, TensorType], bool]:
     def ok(a: TensorType, b: TensorType) -> bool:
-        if not (real(a) and real(b)) or a.rank != b.rank:
+        if not (real(a) and real(b)) or a.rank != b.rank or not moved_fits(a, b):
             return False
         if kind == "stack":
             return a.shape == b.shape
