@@ -10,7 +10,6 @@ machine), on demand:
 
 from __future__ import annotations
 
-import html
 import json
 import os
 import platform
@@ -19,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from strategies import OPS, admitted_pairs
+
+from .page import OUTCOMES, render_page
 
 __all__ = ["end_session", "outcome_table", "pair_coverage", "rebuild", "versions", "write_latest"]
 
@@ -52,9 +53,6 @@ def rebuild(directory: Path) -> tuple[Any, str]:
             except json.JSONDecodeError:
                 continue
     return Recorder.from_journals(journals), status
-
-OUTCOMES = ("pass", "unsupported", "crash", "hang", "mismatch")
-
 
 def versions() -> dict[str, str]:
     found = {"python": platform.python_version(), "machine": f"{platform.machine()}, {os.cpu_count()} cpus"}
@@ -211,30 +209,10 @@ def write_latest(recorder: Any, directory: Path, status: str = "complete", *,
                                                           sorted(recorder.deviations.items())] + [""]
     _write(directory / "summary.md", "\n".join(md))
 
-    def table(header: list[str], rows: list[list[str]]) -> str:
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows)
-        return f"<table border=1 cellpadding=3><tr>{head}</tr>{body}</table>"
-
-    parts = ["<!doctype html><meta charset=utf-8><title>Roundtrip run</title><h1>Roundtrip run</h1>",
-             f"<p>Run: {html.escape(STATUS[status])}.</p>",
-             *([f"<p>{html.escape(merged[0])}</p>"] if merged else []),
-             f"<p>{html.escape(', '.join(f'{k} {v}' for k, v in run_versions.items()))}</p>",
-             "<h2>Outcomes per backend</h2>", table(_HEADER, _rows(recorder))]
-    if recorder.calibration:
-        parts += ["<h2>Calibrated away</h2>",
-                  table(["backend", "feature", "rejected by", "cases in the pass"], _calibration_rows(recorder))]
-    for b in sorted(recorder.features):
-        parts += [f"<h2>{html.escape(b)}: outcomes by feature</h2>", table(["feature", *OUTCOMES], _feature_rows(recorder, b))]
-    for b in sorted(recorder.features):
-        parts += [f"<h2>{html.escape(b)}: outcomes by op</h2>", table(["op", *OUTCOMES], _feature_rows(recorder, b, ops=True))]
-    for b, cov in coverage.items():
-        parts += [f"<h2>{html.escape(b)}: op x dtype coverage</h2>", f"<p>{html.escape(_coverage_headline(cov))}.</p>"]
-        if cov["met"]:
-            parts += [f"<details><summary>outcomes of the {len(cov['met'])} pairs met</summary>",
-                      table(["op@dtype", *OUTCOMES], _pair_rows(cov)), "</details>"]
-        parts += [f"<p>{html.escape(note)}</p>" for note in _coverage_notes(cov)]
-    _write(directory / "summary.html", "\n".join(parts))
+    page = render_page({**data, "findings": findings}, headline=f"Run: {STATUS[status]}.",
+                       coverage={b: (_coverage_headline(c), _coverage_notes(c)) for b, c in coverage.items()},
+                       page_dir=directory)
+    _write(directory / "summary.html", page)
 
 
 def _write(path: Path, text: str) -> None:

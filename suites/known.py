@@ -263,8 +263,24 @@ KNOWN: tuple[Known, ...] = (
           "F.interpolate(scale_factor=2) comes back with wrong values (seen: mode='nearest' on bfloat16 through "
           "relax_dynamo): the resize picks other source pixels than PyTorch's floor(dst / scale)."),
     Known("tvm-softmax-zero-dim", TVM, "bug",
-          r"/import/crash/ValueError: In ir\.Op\(relax\.nn\.(log_)?softmax\), the input axis N is out of range",
-          "softmax/log_softmax of a 0-d tensor (dim=0) fails the import; PyTorch takes dim 0 (or -1) of a 0-d tensor.",
+          r"/import/crash/ValueError: In ir\.Op\(relax\.nn\.(log_)?softmax\), the input axis -?N is out of range",
+          "softmax/log_softmax of a 0-d tensor (dim=0 or dim=-1) fails the import: Relax's NormalizeAxes allows no "
+          "axis on a rank-0 tensor; PyTorch takes dim 0 (or -1) of a 0-d tensor.",
+          "", ("import",)),
+    Known("tvm-where-bool-branch-not-promoted", TVM, "bug",
+          r"/build/crash/InternalError: Check failed: x->dtype == y->dtype \((T\.\w+ vs\. T\.bool|T\.bool vs\. T\.\w+)\) : "
+          r"x and y must have the same dtype",
+          "torch.where(c, x, mask) with one bool branch and one int or float branch (int8 in eager) fails the "
+          "build: the importer emits R.where without promoting the branches, Relax's dtype inference lets a bool "
+          "operand through, and topi::where (topi/transform.h, the one place of this message) then requires equal "
+          "dtypes. Both branches non-bool is tvm-binary-op-no-type-promotion (it fails at import).",
+          "", ("build",)),
+    Known("tvm-stack-cat-no-type-promotion", TVM, "bug",
+          r"/import/crash/TypeError: (Stack|Concat) expects all input tensors to have the same dtype",
+          "torch.stack / torch.cat of tensors of two dtypes (int32 with bfloat16, bool with float32) fails the "
+          "import: the converter emits R.stack / R.concat on the tensors as they are, where PyTorch promotes them "
+          "(bfloat16). from_fx and relax_dynamo say Stack, from_exported_program (stack is decomposed to cat) "
+          "says Concat.",
           "", ("import",)),
     Known("tvm-scalar-mod-bool-not-promoted", TVM, "bug",
           r"/import/crash/TypeError: Softmax requires the input tensor to have float dtype\. However, the given input "
