@@ -1,6 +1,6 @@
 """How much of the op x dtype space a nightly run's draws meet, per backend.
 
-    python benchmarks/bench_coverage.py [--n 2000] [--backend NAME ...] [--seed-random]
+    python benchmarks/bench_coverage.py [--n 2000] [--backend NAME ...] [--seed-random] [--fresh-only]
 
 Draws ``--n`` cases (default 2000, a nightly run's budget per backend) the way the run
 draws them: ``strategies.cases(exclude=E)`` inside one ``@given(st.data())`` test,
@@ -8,7 +8,8 @@ generate phase only, no example database; E is what the backend's calibration le
 read from its cache (``.roundtrip/calibration/<NAME>.json``, ``ROUNDTRIP_CACHE`` moves
 it; ``suites.calibration``). Without a cache, or without ``--backend``, E is empty and
 the output says so. Draws are derandomised (the same cases every time) unless
-``--seed-random``. Only the drawing runs: no frontend is called.
+``--seed-random``; ``--fresh-only`` turns the engine's mutations off (a diagnostic).
+Only the drawing runs: no frontend is called.
 
 Prints, per backend: the op x dtype pairs the generator admits after calibration
 (``strategies.admitted_pairs``), how many the cases' outputs need at least once
@@ -84,11 +85,22 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--backend", action="append", default=[], metavar="NAME",
                         help="a backend whose calibration cache to honour (repeatable; default: none)")
     parser.add_argument("--seed-random", action="store_true", help="random draws instead of derandomized ones")
+    parser.add_argument("--fresh-only", action="store_true",
+                        help="a diagnostic, not how a run draws: every case drawn afresh, with Hypothesis's "
+                             "span-copy mutations of earlier cases turned off")
     options = parser.parse_args(argv)
+    if options.fresh_only:
+        # Hypothesis's engine follows each freshly drawn case with up to six mutations of
+        # it (copying one span's choices over another of the same label): in a 2000-case
+        # run about 300 cases are fresh. This measures what the generator would meet if
+        # every case were, by switching the mutator off (an engine internal).
+        from hypothesis.internal.conjecture.engine import ConjectureRunner
+
+        ConjectureRunner.generate_mutations_from = lambda self, data: None
 
     print(f"versions: Python {platform.python_version()}, torch {torch.__version__}, "
           f"hypothesis {hypothesis.__version__}; {options.n} cases per backend, "
-          f"{'random' if options.seed_random else 'derandomized'}")
+          f"{'random' if options.seed_random else 'derandomized'}{', fresh only' if options.fresh_only else ''}")
     print()
     print("| backend | pairs admitted | met | share | draw (s) | pairs (s) |")
     print("|---|---:|---:|---:|---:|---:|")

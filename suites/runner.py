@@ -109,10 +109,13 @@ class Verdict:
         """The error message with numbers, shapes and names of generated things masked,
         so that many examples of one bug share one signature."""
         lines = [line.strip() for line in self.message.splitlines() if line.strip()]
-        # Wrappers (dynamo's BackendCompilerFailed) say "... raised:" and then the error.
-        while len(lines) > 1 and lines[0].endswith("raised:"):
+        # Wrappers say "... raised:" (dynamo's BackendCompilerFailed) or "Exception from
+        # src/...:N:" (OpenVINO's, one per layer) and then the error.
+        while len(lines) > 1 and (lines[0].endswith("raised:") or re.fullmatch(r"Exception from src/[\w/.]+:\d+:", lines[0])):
             lines = lines[1:]
         first = lines[0] if lines else ""
+        if re.fullmatch(r"Check '.*' failed at src/[\w/.]+:\d+:", first):  # OpenVINO: and what failed
+            first = f"{first} {next((line for line in lines[1:] if not line.endswith(':')), '')}".strip()
         # TVM prints a whole op's repr before saying what is wrong with it: keep its name.
         first = re.sub(r'ir\.Op\(span=.*?name="([\w.]+)".*?support_level=\d+\)', r"ir.Op(\1)", first)
         first = re.sub(r"0x[0-9a-f]+", "ADDR", first)

@@ -109,8 +109,12 @@ class Worker:
         self._process: multiprocessing.process.BaseProcess | None = None
         self._conn: Connection | None = None
         self._rss_after_first_case = 0
+        self._cases_in_process = 0
         self.restarts = 0
         self.recycled = 0
+        #: Deaths in a worker that had run other cases: the case was run again in a fresh
+        #: one, whose verdict counts (see ``run``).
+        self.deaths_retried = 0
 
     def start(self) -> None:
         """Start the process now (it starts on the first case otherwise)."""
@@ -151,6 +155,7 @@ class Worker:
         self._conn.close()
         self._process = self._conn = None
         self._rss_after_first_case = 0
+        self._cases_in_process = 0
 
     def close(self) -> None:
         self._stop(kill=False)
@@ -172,6 +177,8 @@ class Worker:
             self._start()
         assert self._conn is not None and self._process is not None
         limit = self.timeout if timeout is None else timeout
+        ran_before = self._cases_in_process > 0
+        self._cases_in_process += 1
         self._conn.send((backend_spec, case_to_json(case), options))
         try:
             answered = self._conn.poll(limit)
@@ -189,6 +196,12 @@ class Worker:
             code = self._process.exitcode
             self._stop(kill=True)
             self.restarts += 1
+            if ran_before:
+                # A case that corrupts the heap without dying (a kernel writing out of
+                # bounds) can kill the worker in the next case: a death is the case's
+                # own only if it dies in a fresh process too.
+                self.deaths_retried += 1
+                return self.run(backend_spec, case, options, timeout=timeout)
             how = f"signal {signal.Signals(-code).name}" if code is not None and code < 0 else f"exit code {code}"
             return Verdict(backend=load_backend(backend_spec).name, outcome="crash", stage="compile-or-run",
                            error_type="WorkerDied", message=f"the worker process died: {how}",

@@ -23,7 +23,7 @@ from suites.backends.base import CompileContext, Recipe
 from suites.backends.reference import Eager
 from suites.runner import _clone
 
-__all__ = ["DISTORTIONS", "STATE_DISTORTIONS", "Distorting", "Hang", "HigherPrecision", "HigherPrecision64", "Killed",
+__all__ = ["DISTORTIONS", "STATE_DISTORTIONS", "CorruptsTheNextCase", "Distorting", "Hang", "HigherPrecision", "HigherPrecision64", "Killed",
            "Segfault", "contains"]
 
 
@@ -342,6 +342,21 @@ class Segfault(_Signalled):
     name = "segfault"
     container = list
     dies_by = signal.SIGSEGV
+
+
+class CorruptsTheNextCase(Eager):
+    """A list output leaves the process poisoned (as a kernel writing out of bounds
+    corrupts the heap) and passes; the next case in that process dies with SIGSEGV."""
+
+    name = "corrupts-the-next-case"
+    poisoned = False  # per process: a fresh worker starts clean
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        if CorruptsTheNextCase.poisoned:
+            os.kill(os.getpid(), signal.SIGSEGV)
+        out = super().run(compiled, ctx)
+        CorruptsTheNextCase.poisoned = contains(out, list)
+        return out
 
 
 class Hang(Eager):

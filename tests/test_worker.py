@@ -34,6 +34,19 @@ def test_segfault_is_a_crash_and_the_worker_restarts(worker):
     assert worker.run("tests.harness_backends:Segfault", BARE_CASE, {}).outcome == "pass"
 
 
+def test_a_death_is_blamed_on_the_case_only_if_it_dies_in_a_fresh_worker_too(worker):
+    # The list case poisons its process and passes; the next case dies there, then passes
+    # in a fresh worker: it was not that case's crash.
+    backend = "tests.harness_backends:CorruptsTheNextCase"
+    assert worker.run(backend, LIST_CASE, {}).outcome == "pass"
+    assert worker.run(backend, BARE_CASE, {}).outcome == "pass"
+    assert worker.deaths_retried == 1 and worker.restarts == 1
+    # A case that dies on its own still dies after other cases ran in the worker.
+    assert worker.run("tests.harness_backends:Segfault", BARE_CASE, {}).outcome == "pass"
+    verdict = worker.run("tests.harness_backends:Segfault", LIST_CASE, {})
+    assert verdict.outcome == "crash" and "SIGSEGV" in verdict.message and worker.deaths_retried == 2
+
+
 def test_hang_is_a_hang_after_the_time_limit(worker):
     verdict = worker.run("tests.harness_backends:Hang", DICT_CASE, {}, timeout=3)
     assert verdict.outcome == "hang", verdict
