@@ -40,7 +40,7 @@ h1{margin-bottom:.2em}h2{margin-top:1.6em;border-bottom:1px solid #ddd}
 table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ddd;padding:2px 6px;text-align:left}
 th{background:#f4f5f7}th.sort{cursor:pointer}td.n{text-align:right}
 pre{background:#f6f8fa;padding:.6em;overflow:auto;max-height:28em}
-.bar{display:flex;width:9em;height:1.1em;border:1px solid #ccc;background:#fff}
+.bar{display:flex;width:6em;height:1.1em;border:1px solid #ccc;background:#fff}
 .bar span{display:block;height:100%}.cell{display:flex;gap:.4em;align-items:center}.cell small{color:#555}
 .finding{border-left:4px solid #d64541;padding:.2em 1em;margin:1em 0;background:#fdf6f6}
 .legend span{display:inline-block;width:1em;height:1em;margin:0 .3em 0 1em;vertical-align:middle}

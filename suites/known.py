@@ -173,11 +173,11 @@ KNOWN: tuple[Known, ...] = (
           "sum/prod/cumsum/cumprod of bool or small ints keep the input dtype; PyTorch returns int64.",
           "https://github.com/apache/tvm/issues/20230"),
     Known("tvm-arith-result-not-promoted", TVM, "bug",
-          r"dtype: torch\.\w+ -> torch\.\w+ @(add_scalar|sub_scalar|floordiv_scalar|mod_scalar|add|sub|mul|floor_div"
-          r"|true_div)",
+          r"dtype: torch\.\w+ -> torch\.\w+ @(add_scalar|sub_scalar|mul_scalar|floordiv_scalar|mod_scalar|add|sub|mul"
+          r"|floor_div|true_div)$",
           "Mixed-dtype arithmetic returns an operand's dtype instead of PyTorch's promoted one "
           "(uint8 + 2.5 comes back uint8, int64 // 2.5 comes back int64, uint8 // int16 comes back uint8, "
-          "int16 % -1.25 comes back int16, mask % 2 comes back bool): silently wrong values."),
+          "int16 % -1.25 comes back int16, mask % 2 comes back bool, int32 * 2.5 comes back int32): silently wrong values."),
     Known("tvm-bitwise-zero-dim-promotion", TVM, "bug",
           r"dtype: torch\.\w+ -> torch\.\w+ @bitwise_(and|or|xor)",
           "A 0-d integer tensor widens the result of a bitwise op with a dimensioned one: int8[1] & "

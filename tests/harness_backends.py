@@ -23,8 +23,8 @@ from suites.backends.base import CompileContext, Recipe
 from suites.backends.reference import Eager
 from suites.runner import _clone
 
-__all__ = ["DISTORTIONS", "STATE_DISTORTIONS", "CorruptsTheNextCase", "Distorting", "Hang", "HigherPrecision", "HigherPrecision64", "Killed",
-           "Segfault", "contains"]
+__all__ = ["DISTORTIONS", "STATE_DISTORTIONS", "CorruptsTheNextCase", "Distorting", "Hang", "HigherPrecision",
+           "HigherPrecision64", "Killed", "Segfault", "contains"]
 
 
 def _rewrite_first(tree: Any, rewrite: Callable[[Any], Any]) -> tuple[Any, bool]:
