@@ -197,7 +197,8 @@ def render_page(data: dict[str, Any], *, headline: str, coverage: dict[str, tupl
                      f"each</summary>{_table(['row', 'signature', 'cases', 'replay'], examples)}</details>")
     parts.append("</section><section id=coverage><h2>Op x dtype coverage</h2>")
     for backend, (line, notes) in sorted(coverage.items()):
-        parts.append(f"<p><b>{_e(backend)}</b>: {_e(line)}.</p>" + "".join(f"<p>{_e(n)}</p>" for n in notes))
+        parts.append(f"<h3>{_e(backend)}: op x dtype coverage</h3><p>{_e(line)}.</p>"
+                     + "".join(f"<p>{_e(n)}</p>" for n in notes))
     parts.append("</section><section id=calibration><h2>Calibrated away</h2>")
     calibrated = [[b, f, e["row"], f"{e['cases']} of {c['cases']} cases"] for b, c in sorted(data["calibration"].items())
                   for f, e in sorted(c["features"].items())]

@@ -585,7 +585,8 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
                               offered)
         op_name = _draw_stable(draw, "op", tuple(n for n in every_op if OPS[n].family == family), offered[family])
         op_banned = banned.get(op_name, frozenset())
-        # Always drawn, used only when the value is aimed (see _Choice: a span of fixed length).
+        # Drawn in every value of an aiming case, used when the value is aimed: a span of
+        # fixed length (see _Choice); the value's padding keeps a case without aims in step.
         aim_indices = _stable_indices(draw, "coverage: op aimed at", len(aim.ops)) if aim else (0, 0)
         if aim and draw(_choice("coverage: aim this value", 0, 1)):
             on_focus = focus if getattr(types.get(focus), "dtype", None) == aim.dtype else None

@@ -93,6 +93,10 @@ def _kill_at_exit() -> None:
         worker._stop(kill=True)
 
 
+#: Exit codes of a process killed by a memory fault (heap corruption shows as SIGABRT).
+_CORRUPTION_SIGNALS = {-signal.SIGSEGV, -signal.SIGABRT, -signal.SIGBUS}
+
+
 class Worker:
     """Runs cases in a child process; restarts it after a crash or hang."""
 
@@ -196,10 +200,11 @@ class Worker:
             code = self._process.exitcode
             self._stop(kill=True)
             self.restarts += 1
-            if ran_before:
+            if ran_before and code in _CORRUPTION_SIGNALS:
                 # A case that corrupts the heap without dying (a kernel writing out of
-                # bounds) can kill the worker in the next case: a death is the case's
-                # own only if it dies in a fresh process too.
+                # bounds) can kill the worker in the next case: a death by a memory
+                # fault is the case's own only if it dies in a fresh process too. (A
+                # SIGKILL is the OOM killer's or a person's: it counts as it came.)
                 self.deaths_retried += 1
                 return self.run(backend_spec, case, options, timeout=timeout)
             how = f"signal {signal.Signals(-code).name}" if code is not None and code < 0 else f"exit code {code}"
