@@ -16,6 +16,7 @@ from strategies.ops import TupleType
 from strategies.render import program_types
 from suites.conformance import ConformanceFailure, Recorder, conformance_property
 from suites.runner import execute
+from tests.draws import no_local_constants
 from tests.harness_backends import DISTORTIONS, STATE_DISTORTIONS, distorting_backend
 
 # A fixed seed rather than derandomize=True: as reproducible, and derandomized runs were
@@ -34,7 +35,7 @@ def find_failure(backend, *, spec: str = "harness", budget: int = 600) -> tuple[
     check = seed(20261130)(settings(SEARCH, max_examples=budget)(
         conformance_property(backend, spec, lambda case, options: execute(backend, case, options), Recorder())))
     start = time.perf_counter()
-    with pytest.raises(ConformanceFailure) as info:
+    with pytest.raises(ConformanceFailure) as info, no_local_constants():  # the same draws in every process
         check()
     return info.value, time.perf_counter() - start
 
@@ -80,15 +81,14 @@ MINIMAL = {
 }
 
 
-#: Shrinks that stop short of the minimal form since cases aim at a dtype (coverage): the
-#: aim sets the first input's dtype and half the ops, and the simpler case needs the aim
-#: dropped and the drawn dtype and op lowered in one step, which the shrinker does not
-#: take. Caught, not minimal; open work: let the aim follow the drawn dtype.
-AIM_SHRINK_LIMIT = pytest.mark.xfail(reason="aims couple the first input's dtype to the aim choice: shrinking "
-                                            "stops in a local minimum", strict=False)
+#: A shrink that stops short of the minimal form (with no local constants the draws, and
+#: so this, are the same in every process): leaf items in front of the container the
+#: distortion needs stay, as deleting one must lower the item count drawn before it in
+#: the same step (see ``_without_known_leftovers`` in test_strategies.py).
+SHRINK_LIMIT = pytest.mark.xfail(reason="(x0, x0, ()): leaf items left in front of the empty tuple", strict=False)
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=AIM_SHRINK_LIMIT) if n == "int64_via_int32" else n
+@pytest.mark.parametrize("name", [pytest.param(n, marks=SHRINK_LIMIT) if n == "flatten_one_level" else n
                                   for n in sorted(DISTORTIONS)])
 def test_distortion_is_caught_and_shrunk(name):
     backend = distorting_backend(name)
