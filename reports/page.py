@@ -111,8 +111,9 @@ def _map(data: dict[str, Any]) -> str:
              f"(every count on hover); the worst features first (the largest share crashing, hanging or "
              f"mismatching on any backend); click a backend to sort by it. {legend}</p>"]
     header = "".join(f"<th class=sort>{_e(b)}</th>" for b in backends)
+    groups = feature_groups(data["features"])
     for group, heading in GROUPS:
-        rows = feature_groups(data["features"])[group]
+        rows = groups[group]
         if not rows:
             continue
         order = sorted(rows, key=lambda f: (-max(_failing(c) for c in rows[f].values()), f))
