@@ -116,8 +116,8 @@ class Worker:
         self._cases_in_process = 0
         self.restarts = 0
         self.recycled = 0
-        #: Deaths in a worker that had run other cases: the case was run again in a fresh
-        #: one, whose verdict counts (see ``run``).
+        #: Deaths by a memory fault in a worker that had run other cases: the case was run
+        #: again in a fresh one, whose verdict counts (see ``run``).
         self.deaths_retried = 0
 
     def start(self) -> None:
