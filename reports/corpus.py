@@ -10,7 +10,10 @@ atomically.
     python -m reports.corpus list
     python -m reports.corpus verify [ENTRY...]   # re-run the reproducers: reproduces, gone, broken
     python -m reports.corpus render ENTRY        # a GitHub-issue-ready report (runs the reproducer)
-    python -m reports.corpus find ROW            # find, shrink and file the bug behind a known row
+    python -m reports.corpus render --all DIR    # one report per open entry, and an index by tracker
+    python -m reports.corpus rows                # each bug row: its entry, or why it has none
+    python -m reports.corpus find [ROW...]       # find, shrink and file the bug behind known rows
+    python -m reports.corpus file ROW --backend B --case JSON  # file a hand-written case for a row
     python -m reports.corpus refresh [ENTRY...]  # simplify an entry's inputs, rewrite its reproducer
 """
 
@@ -37,7 +40,8 @@ from strategies import Case, case_from_json, case_to_json
 
 from .reproducer import reproducer_source
 
-__all__ = ["CORPUS", "CorpusError", "Entry", "load_entries", "render_report", "reproducer_source", "save_finding"]
+__all__ = ["CORPUS", "CorpusError", "Entry", "explains", "load_entries", "needs_entry", "render_report", "reproducer_source",
+           "rows_without_entry", "save_finding"]
 
 #: The tracked corpus; ROUNDTRIP_CORPUS points elsewhere (the self-tests use a temp dir).
 CORPUS = Path(os.environ.get("ROUNDTRIP_CORPUS", Path(__file__).parent / "corpus"))
@@ -86,9 +90,11 @@ def entry_id(backend: str, signature: str) -> str:
 
 
 def save_finding(failure: Any, corpus: Path = CORPUS, *, status: str = "open",
-                 upstream: list[str] | None = None, entry: str | None = None, row: str | None = None) -> Path:
+                 upstream: list[str] | None = None, entry: str | None = None, row: str | None = None,
+                 origin: str | None = None) -> Path:
     """Record a shrunk failure as one entry per signature; count repeat examples.
-    ``row``: the known-table row this entry is the evidence for."""
+    ``row``: the known-table row this entry is the evidence for; ``origin``: how the case
+    was found when the suite's search did not find it."""
     from reports.summary import versions
     from suites.runner import load_backend
 
@@ -108,10 +114,12 @@ def save_finding(failure: Any, corpus: Path = CORPUS, *, status: str = "open",
             "outcome": verdict.outcome, "stage": verdict.stage, "signature": signature, "status": status,
             "headline": verdict.headline(), "ops": failure.case.ops(), "upstream": upstream or [],
             "versions": {**versions(), "frontend": backend.version()}, "count": 1,
-            "message": verdict.message[:2000], "differences": verdict.differences[:5],
+            "message": verdict.message[:2000], "differences": verdict.differences[:5], "notes": verdict.notes,
         }
         if row is not None:
             meta["row"] = row
+        if origin is not None:
+            meta["origin"] = origin
         # A new entry is written aside and renamed into place, so that an interrupted
         # run (Ctrl-C, a killed worker) never leaves a half-written entry behind.
         for stale in corpus.glob(".*.new"):  # left by a process killed mid-write
@@ -161,6 +169,36 @@ def load_entries(corpus: Path = CORPUS) -> list[Entry | CorpusError]:
         except CorpusError as exc:
             found.append(exc)
     return found
+
+
+# -- the known table's evidence --------------------------------------------------------
+
+
+def needs_entry(row: Any) -> bool:
+    """A ``bug`` row of a frontend that runs on the CPU: it has an entry, or says why not.
+    (A TensorRT row's reproducer cannot be run here: its entries stay ``unverified``.)"""
+    from suites.known import TRT
+
+    return row.kind == "bug" and any(b not in TRT for b in row.backends)
+
+
+def explains(row: Any, entry: Entry) -> bool:
+    """``row`` matches the verdict ``entry`` recorded (its backend, stage and signature)."""
+    from suites.known import SignatureOnly
+
+    meta = entry.meta
+    return row.matches(SignatureOnly(meta["backend"], meta["outcome"], meta.get("stage", ""), meta.get("notes", []),
+                                     meta["signature"]))
+
+
+def rows_without_entry(known: Any = None, entries: list[Entry] | None = None) -> list[Any]:
+    """The rows that need an entry (``needs_entry``) with neither an open entry naming
+    them (meta ``row``) nor a reason in their ``no_entry``."""
+    from suites.known import KNOWN
+
+    entries = entries if entries is not None else [e for e in load_entries() if isinstance(e, Entry)]
+    backed = {e.meta.get("row") for e in entries if e.meta["status"] == "open"}
+    return [k for k in known or KNOWN if needs_entry(k) and k.id not in backed and not k.no_entry]
 
 
 # -- the environment of a finding -----------------------------------------------------
@@ -311,6 +349,8 @@ def render_report(entry: Entry, run: Run | None = None) -> str:
     related = "\n".join(f"- {link}" for link in meta["upstream"]) or "- none known to Roundtrip"
     searches = "\n".join(f"- `{t}`" for t in search_terms(meta, backend.tracker))
     repro = (entry.path / "repro.py").read_text()
+    found = ("Found and minimised by Roundtrip" if "origin" not in meta
+             else f"Case {meta['origin']}, checked and simplified by Roundtrip")
     status = {"reproduces": "reproduces", "gone": "does NOT reproduce any more", "broken": "is broken",
               "skipped": "was not run"}[run.verdict]
     return f"""\
@@ -342,8 +382,44 @@ Search first:
 Related:
 {related}
 
-<sub>Found and minimised by Roundtrip: `{meta['signature']}`, {meta['count']} example(s).</sub>
+<sub>{found}: `{meta['signature']}`, {meta['count']} example(s).</sub>
 """
+
+
+def render_all(directory: Path, entries: list[Entry] | None = None) -> Path:
+    """One report per open entry (``ID.md``, its reproducer run here and now) and
+    ``index.md``: the entries grouped by the tracker they go to, then by frontend, so
+    that the maintainers of one frontend read one list. Returns the index's path."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from reports.reproducer import title
+    from suites.runner import load_backend
+
+    entries = entries if entries is not None else [e for e in load_entries() if isinstance(e, Entry)]
+    entries = [e for e in entries if e.meta["status"] == "open"]
+    directory.mkdir(parents=True, exist_ok=True)
+    with ThreadPoolExecutor(max_workers=max(1, (os.cpu_count() or 2) // 2)) as pool:
+        runs = list(pool.map(run_reproducer, entries))
+    trackers: dict[str, dict[str, list[str]]] = {}
+    for entry, run in zip(entries, runs, strict=True):
+        (directory / f"{entry.id}.md").write_text(render_report(entry, run))
+        backend = entry.meta["backend"]
+        lines = len((entry.path / "repro.py").read_text().splitlines())
+        row = f"- [{title(entry.meta)}]({entry.id}.md): {run.verdict} here and now, {lines}-line reproducer" + (
+            f", row `{entry.meta['row']}`" if entry.meta.get("row") else "")
+        trackers.setdefault(load_backend(backend).tracker, {}).setdefault(backend, []).append(row)
+    versions = environment(load_backend("reference"))
+    text = ["# Open bugs on file", "",
+            f"{len(entries)} open entries of the regression corpus, each with a standalone reproducer "
+            f"(torch {versions.get('torch', '?')}, Python {versions['python']}). Written by "
+            f"`python -m reports.corpus render --all {directory}`.", ""]
+    for tracker, backends in sorted(trackers.items()):
+        text += [f"## {tracker} ({sum(map(len, backends.values()))})", ""]
+        for backend, rows in sorted(backends.items()):
+            text += [f"### {backend}", "", *rows, ""]
+    index = directory / "index.md"
+    index.write_text("\n".join(text))
+    return index
 
 
 def refresh(entry: Entry, run_case: Any | None = None) -> Entry:
@@ -378,14 +454,22 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="one line per entry")
     render = sub.add_parser("render", help="a GitHub-issue-ready markdown report for one entry (runs its repro)")
-    render.add_argument("entry", help="the entry's id (its directory name)")
+    render.add_argument("entry", nargs="?", help="the entry's id (its directory name)")
+    render.add_argument("--all", metavar="DIR", type=Path,
+                        help="write one report per open entry into DIR, and DIR/index.md grouped by tracker")
+    sub.add_parser("rows", help="each bug row of a CPU frontend: its entry, or why it has none; exit 1 if any has neither")
     verify = sub.add_parser("verify", help="re-run every reproducer against the installed versions")
     verify.add_argument("entries", nargs="*", help="entry ids (default: all)")
     refresh_ = sub.add_parser("refresh", help="simplify entries' inputs and write their reproducers anew")
     refresh_.add_argument("entries", nargs="*", help="entry ids (default: all)")
     find = sub.add_parser("find", help="find and shrink a known row's bug, and file it as the row's entry")
-    find.add_argument("row", help="the row's id in suites/known.py")
+    find.add_argument("rows", nargs="*", help="row ids in suites/known.py (default: every row without an entry)")
     find.add_argument("--backend", help="the backend to search (default: each of the row's, in turn)")
+    file_ = sub.add_parser("file", help="file a case written by hand as a row's entry (where find cannot reach it)")
+    file_.add_argument("row", help="the row's id in suites/known.py")
+    file_.add_argument("--backend", required=True, help="built-in name or package.module:ClassName")
+    file_.add_argument("--case", required=True, help="the case as JSON, or a path to a JSON file")
+    file_.add_argument("--options", default="{}", help="frontend options as JSON (default {})")
     find.add_argument("--examples", type=int, default=1000, help="cases to try per backend (default 1000)")
     args = parser.parse_args(argv)
     if args.command == "list":
@@ -397,8 +481,15 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{item.id:40} {m['status']:10} {m['count']:>4}x  {m['headline'][:90]}")
         return 0
     if args.command == "render":
+        if args.all:
+            print(render_all(args.all))
+            return 0
+        if not args.entry:
+            parser.error("render needs an entry id or --all DIR")
         print(render_report(load_entry(CORPUS / args.entry)))
         return 0
+    if args.command == "rows":
+        return _print_rows()
     if args.command == "verify":
         counts: dict[str, int] = {}
         for entry in _selected(args.entries):
@@ -419,27 +510,82 @@ def main(argv: list[str] | None = None) -> int:
                 entry = refresh(entry, lambda case, options, spec=spec: worker.run(spec, case, options))
                 print(f"{entry.id}: {len((entry.path / 'repro.py').read_text().splitlines())} lines", flush=True)
             return 0
-        return _find(args.row, args.backend, args.examples, worker)
+        if args.command == "file":
+            text = Path(args.case).read_text() if not args.case.lstrip().startswith("{") else args.case
+            return _file(args.row, args.backend, case_from_json(text), json.loads(args.options), worker)
+        rows = args.rows or [k.id for k in rows_without_entry()]
+        found = sum(_find(row_id, args.backend, args.examples, worker) for row_id in rows)
+        print(f"{found} of {len(rows)} rows found and filed")
+        return 0 if found == len(rows) else 1
     finally:
         worker.close()
 
 
-def _find(row_id: str, backend_spec: str | None, examples: int, worker: Any) -> int:
-    from suites.hunt import hunt, row
+def _file(row_id: str, backend_spec: str, case: Case, options: dict[str, Any], worker: Any) -> int:
+    """Run a hand-written case; if the row explains its verdict, simplify its inputs and
+    file it as the row's entry, marked as written by hand."""
+    from suites.conformance import ConformanceFailure
+    from suites.hunt import row
+    from suites.runner import load_backend
     from suites.simplify import simplified
 
     target = row(row_id)
-    for spec in [backend_spec] if backend_spec else [b for b in target.backends if b != "*"]:
-        failure = hunt(target, spec, examples=examples, worker=worker)
+    verdict = worker.run(backend_spec, case, options)
+    if not target.matches(verdict):
+        print(f"{row_id} does not explain this case's verdict: {verdict.outcome} {verdict.signature()}")
+        return 1
+    failure = ConformanceFailure(load_backend(backend_spec), backend_spec, case, options, verdict)
+    failure = simplified(failure, lambda c, o: worker.run(backend_spec, c, o))
+    print(f"{row_id}: {save_finding(failure, entry=row_id, row=row_id, origin='written by hand')}")
+    return 0
+
+
+def _print_rows() -> int:
+    from suites.known import KNOWN
+
+    entries = [e for e in load_entries() if isinstance(e, Entry) and e.meta["status"] == "open"]
+    missing = {k.id for k in rows_without_entry(KNOWN, entries)}
+    for k in KNOWN:
+        if needs_entry(k):
+            backing = [e.id for e in entries if e.meta.get("row") == k.id]
+            why = ", ".join(backing) or (f"no entry: {k.no_entry}" if k.no_entry else "MISSING")
+            print(f"{k.id:45} {why[:120]}")
+    print(f"{sum(needs_entry(k) for k in KNOWN)} rows need an entry, {len(missing)} have neither an entry nor a reason")
+    return 1 if missing else 0
+
+
+def _search_order(row: Any) -> list[str]:
+    """The row's backends: those the last ``ci`` survey saw it on first, then the one that
+    run covered fastest (its item seconds)."""
+    from suites.known import SURVEY
+
+    seconds = json.loads((Path(__file__).parents[1] / "suites" / "ci-item-seconds.json").read_text())
+    seen = {v["backend"] for v in json.loads(SURVEY.read_text())
+            if re.search(row.pattern, v["signature"]) and v["backend"] in row.backends}
+    return sorted((b for b in row.backends if b != "*"), key=lambda b: (
+        b not in seen, sum(t for item, t in seconds.items() if item.split()[0] == b) or float("inf")))
+
+
+def _find(row_id: str, backend_spec: str | None, examples: int, worker: Any) -> bool:
+    from suites.hunt import focus_ops, hunt, row
+    from suites.simplify import simplified
+
+    target = row(row_id)
+    for spec in [backend_spec] if backend_spec else _search_order(target):
+        # First among the ops the last survey saw the row on (far fewer cases to reach
+        # it), then among every op.
+        ops = focus_ops(target, spec)
+        failure = hunt(target, spec, examples=examples, worker=worker, ops=ops) if ops else None
+        failure = failure or hunt(target, spec, examples=examples, worker=worker)
         if failure is None:
-            print(f"{row_id}: not reached on {spec} in {examples} cases")
+            print(f"{row_id}: not reached on {spec} in {examples} cases", flush=True)
             continue
         def run_case(case: Any, options: dict[str, Any], spec: str = spec) -> Any:
             return worker.run(spec, case, options)
         failure = simplified(failure, run_case)
-        print(f"{row_id}: {save_finding(failure, entry=row_id, row=row_id)}")
-        return 0
-    return 1
+        print(f"{row_id}: {save_finding(failure, entry=row_id, row=row_id)}", flush=True)
+        return True
+    return False
 
 
 if __name__ == "__main__":

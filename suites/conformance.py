@@ -47,7 +47,7 @@ class ConformanceFailure(AssertionError):
     """A new finding: carries the (shrunk, when Hypothesis re-raises it) case."""
 
     def __init__(self, backend: Backend, backend_spec: str, case: Case, options: dict[str, Any], verdict: Verdict):
-        self.backend_spec = backend_spec
+        self.backend, self.backend_spec = backend, backend_spec
         case = case.pruned()
         self.case = case
         self.options = options

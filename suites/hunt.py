@@ -9,16 +9,22 @@ saves the result as the row's corpus entry.
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, seed, settings
 
+from strategies import cases
+from strategies.cases import STRUCTURAL_FAMILIES
+from strategies.ops import OPS
+
 from .conformance import ConformanceFailure, Recorder, conformance_property
-from .known import KNOWN, Known, match
+from .known import KNOWN, SURVEY, Known, match, root_causes
 from .runner import Verdict, load_backend
 from .worker import Worker
 
-__all__ = ["hunt", "row"]
+__all__ = ["focus_ops", "hunt", "row"]
 
 #: Stands in for "known" for every verdict that is not the hunted row's.
 _ELSEWHERE = Known("elsewhere", ("*",), "bug", "", "")
@@ -31,10 +37,23 @@ def row(row_id: str) -> Known:
     return found
 
 
+def focus_ops(target: Known, backend_spec: str) -> tuple[str, ...]:
+    """The ops ``target`` names in its pattern and those of the verdicts it explained on
+    ``backend_spec`` in the last ``ci`` survey (``suites.known.SURVEY``), with every op
+    that computes nothing (inputs, views, state, constants); empty when neither names
+    an op."""
+    verdicts = [v for v in json.loads(SURVEY.read_text()) if v["backend"] == backend_spec]
+    named = {part for (_, op) in root_causes(target, verdicts) for part in op.split("+") if part in OPS}
+    named |= {word for word in re.findall(r"[a-z_]+", target.pattern) if word in OPS}
+    if not named - {n for n in OPS if OPS[n].family in STRUCTURAL_FAMILIES}:
+        return ()
+    return tuple(n for n in OPS if n in named or OPS[n].family in STRUCTURAL_FAMILIES)
+
+
 def hunt(target: Known, backend_spec: str, *, examples: int = 1000, search_seed: int = 0,
-         worker: Worker | None = None) -> ConformanceFailure | None:
+         worker: Worker | None = None, ops: tuple[str, ...] = ()) -> ConformanceFailure | None:
     """The shrunk failure of ``backend_spec`` that ``target`` explains, or None when
-    ``examples`` cases did not reach it."""
+    ``examples`` cases did not reach it; ``ops`` narrows the programs to those ops."""
     backend = load_backend(backend_spec)
     own = worker is None
     worker = worker or Worker(timeout=180)
@@ -53,7 +72,8 @@ def hunt(target: Known, backend_spec: str, *, examples: int = 1000, search_seed:
     check = seed(search_seed)(settings(max_examples=examples, deadline=None, database=None,
                                        phases=[Phase.generate, Phase.shrink],
                                        suppress_health_check=list(HealthCheck))(
-        conformance_property(backend, backend_spec, run_case, Recorder(), known_row=known_row)))
+        conformance_property(backend, backend_spec, run_case, Recorder(), cases(ops=ops) if ops else None,
+                             known_row=known_row)))
     try:
         check()
     except ConformanceFailure as failure:

@@ -27,7 +27,7 @@ from typing import Any
 
 from .runner import Verdict
 
-__all__ = ["KNOWN", "SURVEY", "Known", "match", "root_causes"]
+__all__ = ["KNOWN", "SURVEY", "TRT", "Known", "SignatureOnly", "match", "root_causes"]
 
 #: The failing verdicts of the last ``ci`` survey of the CPU frontends (signature,
 #: backend, notes), kept to check that no row is a catch-all (see
@@ -53,6 +53,9 @@ class Known:
     stages: tuple[str, ...] = ()
     #: A regex one of the verdict's notes (what the adapter saw) must match; empty = any.
     note: str = ""
+    #: Why a ``bug`` row of a CPU frontend has no corpus entry (the generator no longer
+    #: reaches it, say); empty = it has one (``reports.corpus.rows_without_entry``).
+    no_entry: str = ""
 
     def matches(self, verdict: Verdict) -> bool:
         if self.backends != ("*",) and verdict.backend not in self.backends:
@@ -559,14 +562,14 @@ def root_causes(row: Known, verdicts: list[dict[str, Any]]) -> dict[tuple[str, s
     found: dict[tuple[str, str], list[str]] = {}
     for v in verdicts:
         stage, outcome = v["signature"].split("/")[1:3]
-        verdict = _SignatureOnly(v["backend"], outcome, stage, v.get("notes", []), v["signature"])
+        verdict = SignatureOnly(v["backend"], outcome, stage, v.get("notes", []), v["signature"])
         if row.matches(verdict):
             found.setdefault(_cause(v["signature"]), []).append(v["signature"])
     return found
 
 
 @dataclass
-class _SignatureOnly:
+class SignatureOnly:
     """A recorded verdict: as much of ``Verdict`` as ``Known.matches`` reads."""
 
     backend: str

@@ -124,8 +124,10 @@ class Verdict:
         return f"{self.error_type}: {first[:240]}"
 
     def signature(self) -> str:
-        """backend/stage/outcome/what: one string per distinct bug."""
-        if self.outcome == "mismatch":
+        """backend/stage/outcome/what: one string per distinct bug. A comparison's
+        differences name it whatever the outcome (lost mutations a frontend documents
+        that it drops are ``unsupported``, and still differences)."""
+        if self.outcome == "mismatch" or self.differences:
             d = self.differences[0] if self.differences else {"kind": "?", "expected": "", "actual": ""}
             d = self.root.get("difference", d)
             what = f"{d['kind']}: {d['expected']} -> {d['actual']}" if d["kind"] in ("dtype", "leaf_type",

@@ -118,7 +118,7 @@ def simplify(case: Case, options: dict[str, Any], run_case: Callable[[Case, dict
 
 
 def simplified(failure: Any, run_case: Callable[[Case, dict[str, Any]], Verdict]) -> Any:
-    """A shrunk ``ConformanceFailure`` with its case simplified and its verdict re-run."""
-    failure.case = simplify(failure.case, failure.options, run_case, failure.verdict.signature())
-    failure.verdict = run_case(failure.case, failure.options)
-    return failure
+    """A new ``ConformanceFailure`` of a shrunk one's case simplified, its verdict re-run:
+    its message (the replay command) names the case the corpus entry then holds."""
+    case = simplify(failure.case, failure.options, run_case, failure.verdict.signature())
+    return type(failure)(failure.backend, failure.backend_spec, case, failure.options, run_case(case, failure.options))

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from reports.corpus import CorpusError, load_entries, render_report
+from reports.corpus import CorpusError, load_entries, render_all, render_report
 
 ROOT = Path(__file__).parent.parent
 BACKEND = "tests.harness_backends:Int64ToInt32"
@@ -88,3 +88,15 @@ def test_corrupt_entries_name_file_and_field_and_the_rest_loads(corpus, tmp_path
     assert "field 'status'" in str(found["no-status"])
     assert "field 'count'" in str(found["bad-count"])
     assert "cannot be read as JSON" in str(found["truncated"])
+
+
+def test_render_all_writes_one_report_per_open_entry_and_an_index(corpus, tmp_path):
+    entries = [e for e in load_entries(corpus) if not isinstance(e, CorpusError)]
+    index = render_all(tmp_path / "out", entries)
+    (entry,) = entries
+    report = (tmp_path / "out" / f"{entry.id}.md").read_text()
+    assert report.startswith("# ") and "## Reproducer" in report and "reproduces (exit code 1" in report
+    text = index.read_text()
+    # Grouped by tracker, then frontend; each entry links its report and says if it reproduces.
+    assert "## pytorch/pytorch (1)" in text and f"### {BACKEND}" in text, text
+    assert f"]({entry.id}.md): reproduces here and now" in text, text

@@ -13,6 +13,7 @@ import re
 
 import pytest
 
+from reports.corpus import Entry, explains, load_entries, rows_without_entry
 from suites.known import KNOWN, SURVEY, Known, root_causes
 from suites.runner import Verdict
 
@@ -80,3 +81,32 @@ def test_a_catch_all_row_is_caught():
     assert catch_all_reasons(mixed, SURVEYED)
     one_op_named = Known("one-op", ("tvm-ep", "tvm-fx", "tvm-dynamo"), "bug", r"/mismatch/dtype: .* @(sum|.*)", "")
     assert catch_all_reasons(one_op_named, SURVEYED)
+
+
+# -- every bug row has its evidence: an open corpus entry, or the reason it has none ---------------
+
+
+def test_every_cpu_bug_row_has_an_entry_or_says_why():
+    missing = [row.id for row in rows_without_entry()]
+    assert not missing, (f"{len(missing)} bug rows have no open corpus entry (meta 'row') and no no_entry "
+                         f"reason; file one with `python -m reports.corpus find ROW`: {missing}")
+
+
+def test_a_new_bug_row_without_an_entry_is_caught():
+    entries = [e for e in load_entries() if isinstance(e, Entry)]
+    planted = Known("planted-row", ("tvm-ep",), "bug", r"PlantedError", "a row that lands without an entry")
+    excused = Known("planted-excused", ("onnx",), "bug", r"PlantedError", "", no_entry="the generator cannot reach it")
+    gpu_only = Known("planted-gpu", ("trt-dynamo",), "bug", r"PlantedError", "")
+    clean = Known("planted-unsupported", ("tvm-ep",), "unsupported", r"PlantedError", "")
+    found = rows_without_entry((*KNOWN, planted, excused, gpu_only, clean), entries)
+    assert [row.id for row in found if row.id.startswith("planted")] == ["planted-row"]
+
+
+@pytest.mark.parametrize("entry", [e for e in load_entries() if isinstance(e, Entry) and e.meta["status"] == "open"],
+                         ids=lambda e: e.id)
+def test_open_entry_names_the_row_that_explains_it(entry):
+    rows = {row.id: row for row in KNOWN}
+    row = rows.get(entry.meta.get("row", ""))
+    assert row is not None, f"{entry.id}: meta 'row' {entry.meta.get('row')!r} is no row of suites.known.KNOWN"
+    assert row.kind == "bug" and explains(row, entry), f"{entry.id}: row {row.id} does not match {entry.meta['signature']}"
+    assert not row.no_entry, f"{row.id} has entry {entry.id}: its no_entry reason is stale"

@@ -10,6 +10,7 @@ import torch
 from strategies import ModelOutput
 from suites.backends.base import Contract
 from suites.oracle import compare
+from suites.runner import Verdict
 
 T = torch.arange(6, dtype=torch.float32).reshape(2, 3)
 NT = collections.namedtuple("NT", ["a", "b"])
@@ -65,3 +66,15 @@ def test_nesting_contract_accepts_other_sequence_types_but_not_other_nesting():
 def test_message_says_expected_and_actual():
     (difference,) = compare({"logits": T.long()}, {"logits": T.int()})
     assert str(difference) == "['logits']: dtype differs: expected torch.int64, got torch.int32"
+
+
+def test_a_mismatch_turned_unsupported_keeps_what_differed_in_its_signature():
+    # A frontend documented to drop mutations: the lost mutation is "unsupported", and
+    # its signature still says what was lost, and where (not "unsupported/: @counter").
+    difference = {"path": "state.counter", "kind": "mutation_lost", "expected": "1", "actual": "0", "detail": "",
+                  "dtype": "", "special": ""}
+    verdict = Verdict("tvm-ep", "mismatch", "judge", differences=[difference], leaf_op="counter")
+    before = verdict.signature()
+    verdict.outcome = "unsupported"
+    assert verdict.signature() == before.replace("/mismatch/", "/unsupported/")
+    assert verdict.signature() == "tvm-ep/judge/unsupported/state mutation_lost @counter"

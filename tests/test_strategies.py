@@ -615,9 +615,7 @@ def test_minimal_bfloat16_leaf(seed: int) -> None:
     assert_minimal(case, one_value_returned_bare(dtype_ok))
 
 
-@pytest.mark.parametrize("seed", [pytest.param(0, marks=pytest.mark.xfail(
-    reason="aims couple the first input's dtype to the aim choice: this shrink stops at float32 -> eq -> eq -> "
-           "sum, where the minimal case is sum of an int8 or bool input", strict=False)), 1])
+@pytest.mark.parametrize("seed", [0, 1])
 def test_minimal_int64_reduction(seed: int) -> None:
     case = minimal(
         lambda c: any(v.dtype == "int64" and OPS[v.op].family == "reduce" for v in c.returned_values()), seed

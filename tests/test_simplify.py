@@ -1,0 +1,29 @@
+"""After the shrink: the values simplified while the signature stays, and the failure
+that is reported (its replay command) is the one the corpus entry then holds."""
+
+from __future__ import annotations
+
+from strategies import Case, Input, Ref, Value
+from suites.conformance import ConformanceFailure, replay_command
+from suites.runner import execute, load_backend
+from suites.simplify import simplified
+
+SPEC = "tests.harness_backends:Int64ToInt32"
+
+
+def test_the_simplified_failure_reports_the_case_it_holds():
+    backend = load_backend(SPEC)
+    # x0 returned as it is (int64: the distortion narrows it); x1 read by nothing.
+    case = Case(inputs=(Input("x0", "int64", (3,)), Input("x1", "float32", (2,))),
+                values=(Value("input", ("x0",), (), "int64", (3,), None),), output=Ref(0), seed=7)
+
+    def run_case(c, options):
+        return execute(backend, c, options)
+
+    shrunk = ConformanceFailure(backend, SPEC, case, {}, run_case(case, {}))
+    failure = simplified(shrunk, run_case)
+    assert [i.name for i in failure.case.inputs] == ["x0"]  # the unused input dropped
+    assert failure.case.inputs[0].values == (0,)  # all 0 (one value stands for all): the simplest that breaks
+    assert failure.verdict.signature() == shrunk.verdict.signature()
+    assert f"replay: {replay_command(SPEC, failure.case, {})}" in str(failure), str(failure)
+    assert replay_command(SPEC, shrunk.case, {}) not in str(failure)
