@@ -471,6 +471,8 @@ def main(argv: list[str] | None = None) -> int:
     file_.add_argument("--case", required=True, help="the case as JSON, or a path to a JSON file")
     file_.add_argument("--options", default="{}", help="frontend options as JSON (default {})")
     find.add_argument("--examples", type=int, default=1000, help="cases to try per backend (default 1000)")
+    find.add_argument("--findings", type=Path, help="a run's findings.json: the ops of its examples of the row "
+                      "narrow the search first")
     args = parser.parse_args(argv)
     if args.command == "list":
         for item in load_entries():
@@ -514,7 +516,7 @@ def main(argv: list[str] | None = None) -> int:
             text = Path(args.case).read_text() if not args.case.lstrip().startswith("{") else args.case
             return _file(args.row, args.backend, case_from_json(text), json.loads(args.options), worker)
         rows = args.rows or [k.id for k in rows_without_entry()]
-        found = sum(_find(row_id, args.backend, args.examples, worker) for row_id in rows)
+        found = sum(_find(row_id, args.backend, args.examples, worker, args.findings) for row_id in rows)
         print(f"{found} of {len(rows)} rows found and filed")
         return 0 if found == len(rows) else 1
     finally:
@@ -562,11 +564,12 @@ def _search_order(row: Any) -> list[str]:
     seconds = json.loads((Path(__file__).parents[1] / "suites" / "ci-item-seconds.json").read_text())
     seen = {v["backend"] for v in json.loads(SURVEY.read_text())
             if re.search(row.pattern, v["signature"]) and v["backend"] in row.backends}
-    return sorted((b for b in row.backends if b != "*"), key=lambda b: (
-        b not in seen, sum(t for item, t in seconds.items() if item.split()[0] == b) or float("inf")))
+    # Where the survey saw the row, only there: a search elsewhere costs as much and finds less.
+    return sorted((b for b in row.backends if b != "*" and (b in seen or not seen)), key=lambda b: (
+        sum(t for item, t in seconds.items() if item.split()[0] == b) or float("inf")))
 
 
-def _find(row_id: str, backend_spec: str | None, examples: int, worker: Any) -> bool:
+def _find(row_id: str, backend_spec: str | None, examples: int, worker: Any, findings: Path | None = None) -> bool:
     from suites.hunt import focus_ops, hunt, row
     from suites.simplify import simplified
 
@@ -574,7 +577,7 @@ def _find(row_id: str, backend_spec: str | None, examples: int, worker: Any) -> 
     for spec in [backend_spec] if backend_spec else _search_order(target):
         # First among the ops the last survey saw the row on (far fewer cases to reach
         # it), then among every op.
-        ops = focus_ops(target, spec)
+        ops = focus_ops(target, spec, findings)
         failure = hunt(target, spec, examples=examples, worker=worker, ops=ops) if ops else None
         failure = failure or hunt(target, spec, examples=examples, worker=worker)
         if failure is None:

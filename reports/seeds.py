@@ -99,7 +99,7 @@ SEEDS = (
 def main() -> int:
     from reports.corpus import CORPUS, save_finding
     from suites.conformance import ConformanceFailure
-    from suites.known import match
+    from suites.known import match, passed_or_rejected_cleanly
     from suites.runner import Verdict, execute, load_backend
 
     for seed in SEEDS:
@@ -111,7 +111,7 @@ def main() -> int:
         else:
             verdict = execute(backend, seed.case, options)
             known = match(verdict)
-            reproduced = verdict.outcome not in ("pass", "unsupported") and not (known and known.kind == "unsupported")
+            reproduced = not passed_or_rejected_cleanly(verdict, known)
             status = "open" if reproduced else "fixed"
         shutil.rmtree(CORPUS / seed.id, ignore_errors=True)
         failure = ConformanceFailure(backend, seed.backend, seed.case, options, verdict)

@@ -23,7 +23,7 @@ from strategies import Case, case_to_json
 
 from .backends.base import Backend
 from .database import database_key
-from .known import Known, match
+from .known import Known, counted_outcome, match, passed_or_rejected_cleanly
 from .runner import Verdict
 
 __all__ = ["ConformanceFailure", "Recorder", "StopSearch", "conformance_property", "replay_command"]
@@ -261,11 +261,10 @@ def conformance_property(
     def check(case: Case, options: dict[str, Any]) -> None:
         verdict = run_case(case, options)
         known = known_row(verdict)
-        if known is not None and known.kind == "unsupported":
-            verdict.outcome = "unsupported"
+        verdict.outcome = counted_outcome(verdict, known)
         recorder.record(case, verdict, known,
                         replay_command(backend_spec, case, options) if known is not None else "")
-        if verdict.outcome not in ("pass", "unsupported") and known is None:
+        if not passed_or_rejected_cleanly(verdict, known) and known is None:
             failure = ConformanceFailure(backend, backend_spec, case, options, verdict)
             if not keep_going:
                 raise failure

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, seed, settings
@@ -37,14 +38,19 @@ def row(row_id: str) -> Known:
     return found
 
 
-def focus_ops(target: Known, backend_spec: str) -> tuple[str, ...]:
-    """The ops ``target`` names in its pattern and those of the verdicts it explained on
-    ``backend_spec`` in the last ``ci`` survey (``suites.known.SURVEY``), with every op
-    that computes nothing (inputs, views, state, constants); empty when neither names
-    an op."""
+def focus_ops(target: Known, backend_spec: str, findings: Path | None = None) -> tuple[str, ...]:
+    """The ops ``target`` names in its pattern, those of the verdicts it explained on
+    ``backend_spec`` in the last ``ci`` survey (``suites.known.SURVEY``) and, given a
+    run's ``findings.json``, those of the example cases of the row there, with every op
+    that computes nothing (inputs, views, state, constants); empty when none names an
+    op."""
     verdicts = [v for v in json.loads(SURVEY.read_text()) if v["backend"] == backend_spec]
     named = {part for (_, op) in root_causes(target, verdicts) for part in op.split("+") if part in OPS}
     named |= {word for word in re.findall(r"[a-z_]+", target.pattern) if word in OPS}
+    if findings is not None and findings.exists():
+        examples = json.loads(findings.read_text()).get("absorbed", {}).get(target.id, {}).values()
+        named |= {v["op"] for e in examples if e["backend"] == backend_spec and "case" in e
+                  for v in json.loads(e["case"])["values"] if v["op"] in OPS}
     if not named - {n for n in OPS if OPS[n].family in STRUCTURAL_FAMILIES}:
         return ()
     return tuple(n for n in OPS if n in named or OPS[n].family in STRUCTURAL_FAMILIES)

@@ -27,7 +27,8 @@ from typing import Any
 
 from .runner import Verdict
 
-__all__ = ["KNOWN", "SURVEY", "TRT", "Known", "SignatureOnly", "match", "root_causes"]
+__all__ = ["KNOWN", "SURVEY", "TRT", "Known", "SignatureOnly", "counted_outcome", "match", "passed_or_rejected_cleanly",
+           "root_causes"]
 
 #: The failing verdicts of the last ``ci`` survey of the CPU frontends (signature,
 #: backend, notes), kept to check that no row is a catch-all (see
@@ -503,8 +504,9 @@ KNOWN: tuple[Known, ...] = (
     Known("onnx-clamp-bool-float-bounds", ("onnx",), "bug",
           r"/onnx-export/crash/ConversionError: RuntimeError: Cannot find a compatible OpOverload for aten\.clamp "
           r"with the provided arguments",
-          "torch.clamp of a bool tensor with float bounds (float32 in eager) fails the export: the exporter finds "
-          "no aten.clamp overload for a bool input."),
+          "torch.clamp of a bool tensor with one int and one float bound (x.clamp(min=1, max=2.5): float32 in "
+          "eager) fails the export: the exporter finds no aten.clamp overload for those arguments (float bounds "
+          "alone, or two float bounds, export)."),
     Known("onnx-squeeze-non-unit-dim", ("onnx",), "bug",
           r"/session/crash/Fail: \[ONNXRuntimeError\] : N : FAIL : Node \(\w+\) Op \(Squeeze\) "
           r"\[ShapeInferenceError\] Dimension of input N must be N instead of N",
@@ -533,6 +535,17 @@ def _corpus_rows() -> tuple[Known, ...]:
               " ".join(e.meta["upstream"]))
         for e in load_entries() if not isinstance(e, CorpusError) and e.meta["status"] == "open"
     )
+
+
+def counted_outcome(verdict: Verdict, known: Known | None) -> str:
+    """The outcome a verdict counts as: ``unsupported`` where a row of that kind explains
+    it (a clean rejection, or mutations a frontend documents that it drops), else its own."""
+    return "unsupported" if known is not None and known.kind == "unsupported" else verdict.outcome
+
+
+def passed_or_rejected_cleanly(verdict: Verdict, known: Known | None) -> bool:
+    """Nothing to report: the case passed, or the frontend refused it as a row says it does."""
+    return counted_outcome(verdict, known) in ("pass", "unsupported")
 
 
 def match(verdict: Verdict) -> Known | None:

@@ -1,7 +1,7 @@
 """Replay one case on one backend: ``python -m suites.replay --backend NAME --case JSON``.
 
 Prints the outcome, every difference, and (with ``--source``) the standalone model.
-Exits 0 on pass or unsupported, 1 otherwise.
+Exits 0 on a pass or a clean rejection (a row of kind ``unsupported``), 1 otherwise.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 
 from strategies import case_from_json, to_source
 
-from .known import match
+from .known import match, passed_or_rejected_cleanly
 from .runner import execute, load_backend
 from .worker import Worker
 
@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  note: {note}")
     if verdict.message:
         print(verdict.traceback or verdict.message)
-    return 0 if verdict.outcome in ("pass", "unsupported") or (known and known.kind == "unsupported") else 1
+    return 0 if passed_or_rejected_cleanly(verdict, known) else 1
 
 
 if __name__ == "__main__":

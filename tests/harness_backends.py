@@ -184,6 +184,16 @@ globals()["Int64ToInt32"].recipe = lambda self, options: Recipe((("run", (
     "actual = pytree.tree_map(narrow, model(*args, **kwargs))")),), "from torch.utils import _pytree as pytree")
 
 
+globals()["Float64ViaFloat32"].recipe = lambda self, options: Recipe((("run", (
+    "first = [True]\n"
+    "def narrow(t):\n"
+    "    if isinstance(t, torch.Tensor) and t.dtype == torch.float64 and first:\n"
+    "        first.clear()\n"
+    "        return t.float().double()\n"
+    "    return t\n"
+    "actual = pytree.tree_map(narrow, model(*args, **kwargs))")),), "from torch.utils import _pytree as pytree")
+
+
 def distorting_backend(name: str) -> Distorting:
     return next(cls for cls in Distorting.__subclasses__() if cls.distortion == name)()
 

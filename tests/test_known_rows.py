@@ -14,7 +14,7 @@ import re
 import pytest
 
 from reports.corpus import Entry, explains, load_entries, rows_without_entry
-from suites.known import KNOWN, SURVEY, Known, root_causes
+from suites.known import KNOWN, SURVEY, Known, counted_outcome, match, passed_or_rejected_cleanly, root_causes
 from suites.runner import Verdict
 
 BUG_ROWS = [row for row in KNOWN if row.kind == "bug"]
@@ -110,3 +110,12 @@ def test_open_entry_names_the_row_that_explains_it(entry):
     assert row is not None, f"{entry.id}: meta 'row' {entry.meta.get('row')!r} is no row of suites.known.KNOWN"
     assert row.kind == "bug" and explains(row, entry), f"{entry.id}: row {row.id} does not match {entry.meta['signature']}"
     assert not row.no_entry, f"{row.id} has entry {entry.id}: its no_entry reason is stale"
+
+
+def test_a_clean_rejection_counts_as_passed_and_a_known_bug_does_not():
+    # The runner never says "unsupported": a row of that kind makes a crash a clean rejection.
+    rejected = Verdict("tvm-ep", "crash", "import", "AssertionError", "Unsupported function types ['aten.foo']")
+    bug = Verdict("tvm-ep", "crash", "import", "ValueError", "Exported graph produced no Relax outputs")
+    assert passed_or_rejected_cleanly(rejected, match(rejected)) and counted_outcome(rejected, match(rejected)) == "unsupported"
+    assert not passed_or_rejected_cleanly(bug, match(bug)) and counted_outcome(bug, match(bug)) == "crash"
+    assert passed_or_rejected_cleanly(Verdict("tvm-ep", "pass"), None)
