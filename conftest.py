@@ -34,9 +34,16 @@ settings.register_profile("ci", _plain, max_examples=300, deadline=None, derando
 settings.register_profile("nightly", _plain, max_examples=2000, deadline=None, suppress_health_check=_slow_is_fine,
                           print_blob=True)
 settings.load_profile(os.environ.get("ROUNDTRIP_PROFILE", "dev"))
-if os.environ.get("ROUNDTRIP_MAX_EXAMPLES"):  # a smaller (or larger) budget, same profile otherwise
-    settings.register_profile("budget", settings.default, max_examples=int(os.environ["ROUNDTRIP_MAX_EXAMPLES"]))
-    settings.load_profile("budget")
+
+
+def _apply_budget() -> None:
+    """ROUNDTRIP_MAX_EXAMPLES: a smaller (or larger) budget, the loaded profile otherwise."""
+    if os.environ.get("ROUNDTRIP_MAX_EXAMPLES"):
+        settings.register_profile("budget", settings.default, max_examples=int(os.environ["ROUNDTRIP_MAX_EXAMPLES"]))
+        settings.load_profile("budget")
+
+
+_apply_budget()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -73,6 +80,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.hookimpl(trylast=True)  # after Hypothesis's plugin has loaded any --hypothesis-profile
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "conformance: a property test of a frontend against eager PyTorch")
+    if config.getoption("--hypothesis-profile", None):  # loaded over the budget: apply it again on top
+        _apply_budget()
     _parts(config)  # a bad --shard-index is an error before anything runs
     if config.getoption("--database") or config.getoption("--database-from"):
         if settings().derandomize:

@@ -54,9 +54,26 @@ def rebuild(directory: Path) -> tuple[Any, str]:
                 continue
     return Recorder.from_journals(journals), status
 
+def frontend_distributions() -> tuple[str, ...]:
+    """The distributions that make up the built-in frontends, as their adapters declare
+    them (``distribution``, ``packages``)."""
+    import importlib
+
+    from suites.runner import BUILTIN_BACKENDS
+
+    found: dict[str, None] = {}
+    for target in BUILTIN_BACKENDS.values():
+        module, _, name = target.partition(":")
+        cls = getattr(importlib.import_module(module), name)
+        found.update(dict.fromkeys((cls.distribution, *cls.packages)))
+    return tuple(found)
+
+
 def versions() -> dict[str, str]:
+    """Python, the machine, and the installed version of torch, Hypothesis and every
+    frontend's distributions: runs that differ in one do not add up (``reports.merge``)."""
     found = {"python": platform.python_version(), "machine": f"{platform.machine()}, {os.cpu_count()} cpus"}
-    for dist in ("torch", "apache-tvm", "torch-tensorrt", "hypothesis"):
+    for dist in dict.fromkeys(("torch", *frontend_distributions(), "hypothesis")):
         try:
             found[dist] = version(dist)
         except PackageNotFoundError:

@@ -4,6 +4,7 @@ which a failure one run found is replayed first by the next."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import subprocess
 from itertools import combinations
@@ -13,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from reports.merge import main as merge_main
+from reports.summary import frontend_distributions, versions
 from strategies import case_to_json
 from suites.conformance import Recorder, conformance_property, shard_budget
 from suites.runner import Verdict, load_backend
@@ -161,3 +163,22 @@ def test_the_layout_gives_each_worker_a_balanced_run_at_the_head_of_its_workstea
     assert sorted(order) == list(range(10))
     assert [mixed[i] is None for i in order] == [False, False, True, True, True] * 2
     assert [i for i in order if mixed[i] is None] == list(range(4, 10))
+
+
+def test_a_run_records_the_version_of_every_installed_frontend():
+    # Shards that ran another ONNX Runtime or OpenVINO must not add up (reports.merge).
+    found = versions()
+    for dist in frontend_distributions():
+        try:
+            installed = importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:
+            continue
+        assert found.get(dist) == installed, (dist, found)
+    assert {"onnxruntime", "openvino", "apache-tvm", "torch-tensorrt"} <= set(frontend_distributions())
+
+
+def test_the_budget_variable_holds_under_a_named_profile(tmp_path):
+    # Hypothesis's plugin loads --hypothesis-profile after conftest read ROUNDTRIP_MAX_EXAMPLES.
+    run = _run(tmp_path, "--backend", "reference", "--hypothesis-profile", "nightly", profile="dev", examples=7)
+    assert run.returncode == 0, run.stdout[-2000:]
+    assert json.loads((tmp_path / "findings.json").read_text())["run"]["cases"] == {"reference": 7}
