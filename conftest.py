@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
+from strategies.draws import ignore_local_constants
+
 ROOT = Path(__file__).parent
 #: Where a run leaves its reports; ROUNDTRIP_REPORTS moves it (runs side by side).
 LATEST = Path(os.environ.get("ROUNDTRIP_REPORTS", ROOT / "reports" / "latest")).resolve()
@@ -21,6 +23,7 @@ LATEST = Path(os.environ.get("ROUNDTRIP_REPORTS", ROOT / "reports" / "latest")).
 DEFAULT_BACKENDS = ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo", "inductor", "onnx", "openvino",
                     "trt-dynamo", "trt-torch-compile", "trt-exported-program", "trt-saved")
 
+ignore_local_constants()  # a ci run draws the same cases after any edit of the project (strategies/draws.py)
 _slow_is_fine = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 # Every profile derives from Hypothesis's plain defaults: where CI is set in the
 # environment, Hypothesis makes its own derandomised, database-free "ci" profile the

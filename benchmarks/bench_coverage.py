@@ -33,8 +33,11 @@ from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from strategies import admitted_pairs, cases, op_dtype_pairs  # noqa: E402
+from strategies.draws import ignore_local_constants  # noqa: E402
 from suites.calibration import cache_key, cache_path, read_cache  # noqa: E402
 from suites.runner import load_backend  # noqa: E402
+
+ignore_local_constants()  # the draws the suite makes (conftest.py does the same)
 
 __all__ = ["draw_pairs", "main"]
 

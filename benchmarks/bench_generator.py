@@ -39,6 +39,9 @@ from hypothesis import strategies as st  # noqa: E402
 
 from strategies import Case, Input, Ref, Value, cases, materialize  # noqa: E402
 from strategies.cases import chain_depth  # noqa: E402
+from strategies.draws import ignore_local_constants  # noqa: E402
+
+ignore_local_constants()  # the draws the suite makes (conftest.py does the same)
 
 __all__ = ["main"]
 

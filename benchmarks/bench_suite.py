@@ -54,11 +54,14 @@ import torch  # noqa: E402
 from hypothesis import HealthCheck, Phase, seed, settings  # noqa: E402
 
 from strategies import Case, Input, Ref, Value, materialize  # noqa: E402
+from strategies.draws import ignore_local_constants  # noqa: E402
 from suites.backends.base import CompileContext  # noqa: E402
 from suites.conformance import ConformanceFailure, Recorder, StopSearch, conformance_property  # noqa: E402
 from suites.known import KNOWN, Known, match  # noqa: E402
 from suites.runner import execute, load_backend  # noqa: E402
 from suites.worker import Worker  # noqa: E402
+
+ignore_local_constants()  # the draws the suite makes (conftest.py does the same)
 
 CPU_BACKENDS = ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo", "inductor", "onnx", "openvino")
 SECTIONS = ("throughput", "shrink", "detection", "precision", "parallel", "repeat", "campaign")

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, Phase, seed, settings
 
 from strategies import cases
 from strategies.cases import STRUCTURAL_FAMILIES
+from strategies.draws import ignore_local_constants
 from strategies.ops import OPS
 
 from .conformance import ConformanceFailure, Recorder, conformance_property
@@ -60,6 +61,7 @@ def hunt(target: Known, backend_spec: str, *, examples: int = 1000, search_seed:
          worker: Worker | None = None, ops: tuple[str, ...] = ()) -> ConformanceFailure | None:
     """The shrunk failure of ``backend_spec`` that ``target`` explains, or None when
     ``examples`` cases did not reach it; ``ops`` narrows the programs to those ops."""
+    ignore_local_constants()  # the draws a pytest run makes (conftest.py)
     backend = load_backend(backend_spec)
     own = worker is None
     worker = worker or Worker(timeout=180)

@@ -16,7 +16,6 @@ from strategies.ops import TupleType
 from strategies.render import program_types
 from suites.conformance import ConformanceFailure, Recorder, conformance_property
 from suites.runner import execute
-from tests.draws import no_local_constants
 from tests.harness_backends import DISTORTIONS, STATE_DISTORTIONS, distorting_backend
 
 # A fixed seed rather than derandomize=True: as reproducible, and derandomized runs were
@@ -35,7 +34,7 @@ def find_failure(backend, *, spec: str = "harness", budget: int = 600) -> tuple[
     check = seed(20261130)(settings(SEARCH, max_examples=budget)(
         conformance_property(backend, spec, lambda case, options: execute(backend, case, options), Recorder())))
     start = time.perf_counter()
-    with pytest.raises(ConformanceFailure) as info, no_local_constants():  # the same draws in every process
+    with pytest.raises(ConformanceFailure) as info:
         check()
     return info.value, time.perf_counter() - start
 

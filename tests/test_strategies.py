@@ -52,7 +52,6 @@ from strategies.cases import LARGE_SIDES, MAX_NUMEL
 from strategies.ops import domain_type, infer
 from strategies.render import program_types
 from strategies.spec import Tree
-from tests.draws import no_local_constants
 
 #: Explicit settings on every test: a profile loaded by a conftest must not make this
 #: file slow or flaky, and the example database must not replay another run's cases.
@@ -447,15 +446,13 @@ CONSTANT_FEATURES = {f"python {kind} constant" for kind in ("NoneType", "int", "
 @functools.cache
 def default_draws() -> frozenset[str]:
     """What 2000 derandomized draws of ``cases()`` exercise (the same in every process:
-    ``no_local_constants``). 2000, not
+    ``strategies.draws``). 2000, not
     300: a program's values are mostly computed now, and half of an aiming case's values
     apply a computing op (coverage), so a returned int8 or a buffer is rarer; and the
     engine's draws vary with how fast a process draws (its caches warm): 600 missed a
     buffer in one process and not in another, 1200 with no local constants."""
     seen: set[str] = set()
-    with no_local_constants():
-        drawn = _collect(cases(), 2000, derandomize=True)
-    for case in drawn:
+    for case in _collect(cases(), 2000, derandomize=True):
         seen |= features(case)
     return frozenset(seen)
 
