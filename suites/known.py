@@ -171,6 +171,14 @@ KNOWN: tuple[Known, ...] = (
           "F.interpolate of a 3-D (N, C, W) tensor fails the import on the FX paths: from_fx's interpolate converter "
           "emits resize3d for a 5-D input and resize2d (NCHW, 4-D only) for every other rank. "
           "from_exported_program, which sees upsample_nearest1d, runs it.", "", ("import",)),
+    Known("tvm-fx-roll-zero-size", ("tvm-fx", "tvm-dynamo"), "bug", r"/crash/ZeroDivisionError: integer modulo by zero$",
+          "torch.roll(x, 1, 0) of a tensor with a 0-size dim (eager returns it unchanged) fails the import on the FX "
+          "paths: the roll converter takes the shift modulo the dim's size, 0. from_exported_program runs it.",
+          "", ("import",)),
+    Known("tvm-dynamo-argsort-zero-dim-segfault", ("tvm-dynamo",), "bug",
+          r"/crash/WorkerDied: the worker process died: signal SIGSEGV @argsort on \w+$",
+          "torch.argsort of a 0-d tensor (eager: tensor(0)) kills the process with SIGSEGV in relax_dynamo's "
+          "compiled module; from_fx runs it, and from_exported_program rejects sort.stable cleanly."),
     # -- TVM: known bugs (silently wrong results) -------------------------------------------
     Known("tvm-int-reduction-not-promoted", TVM, "bug",
           r"dtype: torch\.int64 -> torch\.\w+ @(sum|prod|cumsum|cumprod)",
@@ -481,8 +489,8 @@ KNOWN: tuple[Known, ...] = (
           "0.5): the CPU plugin's max/min drop NaN; PyTorch propagates it."),
     Known("onnx-sub-int-tensor-float-scalar", ("onnx",), "bug",
           r"Cannot find a compatible OpOverload for aten\.sub with the provided arguments",
-          "`int_tensor - 2.5` (a float Python scalar) fails the export: the exporter finds no aten.sub overload "
-          "for it; eager promotes to float32."),
+          "`2.5 - int_tensor` (a float Python scalar on the left: aten.rsub) fails the export: the exporter finds "
+          "no aten.sub overload for it; eager promotes to float32 (`int_tensor - 2.5` exports)."),
     Known("onnx-cumprod-no-function", ("onnx",), "bug",
           r"/onnx-export/crash/ConversionError: DispatchError: No ONNX function found for "
           r"<OpOverload\(op='prims\.prod', overload='default'\)>",

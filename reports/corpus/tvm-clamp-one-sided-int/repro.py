@@ -1,0 +1,21 @@
+# clamp_tensor: RuntimeError: Cannot convert infinity to BigInt (tvm-ep)
+# apache-tvm 0.27.0.post1, torch 2.13.0+cpu. Exits 1 while the bug reproduces.
+import torch
+import tvm
+from tvm import relax
+from tvm.relax.frontend.torch import from_exported_program
+
+
+class Model(torch.nn.Module):
+    def forward(self, x0):
+        v0 = torch.clamp(x0, min=x0, max=x0)
+        return v0
+
+
+model = Model().eval()
+args, kwargs = (torch.tensor(0, dtype=torch.int8), ), {}
+print("eager:   ", model(*args, **kwargs))
+exported = torch.export.export(model, args, kwargs)
+mod = from_exported_program(exported)
+vm = relax.VirtualMachine(relax.build(mod, target='llvm'), tvm.cpu())
+print("no error: the bug is gone")

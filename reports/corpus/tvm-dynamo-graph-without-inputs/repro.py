@@ -1,0 +1,17 @@
+# ones: BackendCompilerFailed: AssertionError: (tvm-dynamo)
+# apache-tvm 0.27.0.post1, torch 2.13.0+cpu. Exits 1 while the bug reproduces.
+import torch
+from tvm.relax.frontend.torch import relax_dynamo
+
+
+class Model(torch.nn.Module):
+    def forward(self):
+        v0 = torch.ones((1,), dtype=torch.float32)
+        return v0
+
+
+model = Model().eval()
+args, kwargs = (), {}
+print("eager:   ", model(*args, **kwargs))
+actual = torch.compile(model, backend=relax_dynamo())(*args, **kwargs)
+print("no error: the bug is gone")

@@ -1,0 +1,42 @@
+# any: dtype: torch.bool -> torch.float32 (tvm-ep)
+# apache-tvm 0.27.0.post1, torch 2.13.0+cpu. Exits 1 while the bug reproduces.
+import torch
+from torch.fx._pytree import tree_flatten_spec
+from torch.utils import _pytree as pytree
+import tvm
+from tvm import relax
+from tvm.relax.frontend.torch import from_exported_program
+
+
+def to_torch(value):
+    if hasattr(value, "__dlpack__"):
+        return torch.from_dlpack(value).clone().cpu()
+    is_array = isinstance(value, (tuple, list)) or type(value).__name__ == "Array"  # tvm_ffi's, imported lazily
+    return tuple(map(to_torch, value)) if is_array else value
+
+
+def reassemble(raw, out_spec):
+    leaves = list(raw) if isinstance(raw, tuple) else [raw]
+    fits = len(leaves) == out_spec.num_leaves
+    return (pytree.tree_unflatten(leaves, out_spec) if fits else raw), fits
+
+
+class Model(torch.nn.Module):
+    def forward(self, x0):
+        v0 = x0.any(dim=0)
+        return v0
+
+
+model = Model().eval()
+args, kwargs = (torch.tensor([0.0], dtype=torch.float32), ), {}
+expected = model(*args, **kwargs)
+exported = torch.export.export(model, args, kwargs)
+mod = from_exported_program(exported)
+vm = relax.VirtualMachine(relax.build(mod, target='llvm'), tvm.cpu())
+inputs = tree_flatten_spec((args, kwargs), exported.call_spec.in_spec)
+raw = to_torch(vm['main'](*map(tvm.runtime.from_dlpack, inputs)))
+actual = reassemble(raw, exported.call_spec.out_spec)[0]  # flat: re-assembled as a user would
+e, a = expected, actual
+print("eager:   ", e.dtype, tuple(e.shape), e)
+print("tvm-ep:  ", a.dtype, tuple(a.shape), a)
+torch.testing.assert_close(actual, expected, equal_nan=True, rtol=0.0001, atol=1e-05)

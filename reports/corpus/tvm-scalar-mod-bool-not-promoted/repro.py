@@ -1,0 +1,21 @@
+# add_scalar, mod_scalar, softmax: TypeError: Softmax requires the input tensor to have float dtype. However, the given input dtype is… (tvm-fx)
+# apache-tvm 0.27.0.post1, torch 2.13.0+cpu. Exits 1 while the bug reproduces.
+import torch
+from tvm.relax.frontend.torch import from_fx
+
+
+class Model(torch.nn.Module):
+    def forward(self, x0):
+        v0 = x0 + 1
+        v1 = 2.5 % v0
+        v2 = torch.softmax(v1, dim=0)
+        return v2
+
+
+model = Model().eval()
+args, kwargs = (torch.tensor([False], dtype=torch.bool), ), {}
+print("eager:   ", model(*args, **kwargs))
+graph_module = torch.fx.symbolic_trace(model)
+inputs = [*args, *kwargs.values()]  # the placeholders: forward's parameters, in order
+mod = from_fx(graph_module, [(tuple(t.shape), str(t.dtype)[6:]) for t in inputs])
+print("no error: the bug is gone")
