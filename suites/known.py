@@ -179,6 +179,15 @@ KNOWN: tuple[Known, ...] = (
           r"/crash/WorkerDied: the worker process died: signal SIGSEGV @argsort on \w+$",
           "torch.argsort of a 0-d tensor (eager: tensor(0)) kills the process with SIGSEGV in relax_dynamo's "
           "compiled module; from_fx runs it, and from_exported_program rejects sort.stable cleanly."),
+    Known("tvm-ep-group-norm-bfloat16", ("tvm-ep",), "bug",
+          r"/import/crash/TypeError: ir\.Op\(relax\.nn\.group_norm\) expects that data must be float, but got "
+          r"T\.bfloatN$",
+          "torch.nn.GroupNorm in bfloat16 (GroupNorm(1, 2, dtype=bfloat16) of a (1, 2) tensor; eager computes it) "
+          "fails from_exported_program's import: the native_group_norm converter passes the bfloat16 tensor to "
+          "relax.op.nn.group_norm, whose struct-info check accepts only float dtypes and does not count bfloat16 "
+          "as one. float16/float32/float64 import. from_fx rejects bfloat16 parameters first "
+          "(tvm-fx-low-precision-params); relax_dynamo has no group_norm converter (tvm-unsupported-op).",
+          "", ("import",)),
     # -- TVM: known bugs (silently wrong results) -------------------------------------------
     Known("tvm-int-reduction-not-promoted", TVM, "bug",
           r"dtype: torch\.int64 -> torch\.\w+ @(sum|prod|cumsum|cumprod)",
@@ -531,6 +540,35 @@ KNOWN: tuple[Known, ...] = (
           r"on int32 0-size$",
           "A model of a 0-size int32 input, a float64 constant through three buffer adds and an in-place buffer "
           "update, and a float32 parameter makes compile_model or the infer request hang past the case timeout."),
+    Known("onnx-sdpa-zero-length-reshape", ("onnx",), "bug",
+          r"/session/crash/Fail: \[ONNXRuntimeError\] : N : FAIL : Node \(node_Reshape_N\) Op \(Reshape\) "
+          r"\[ShapeInferenceError\] Invalid position of N\.$",
+          "scaled_dot_product_attention of 4-D inputs with a 0-length sequence dim (q = k = v of shape (1, 1, 0, 1); "
+          "eager returns an empty (1, 1, 0, 1) tensor) fails when the session is made: torchlib's "
+          "_aten_scaled_dot_product_attention_no_mask_onnx transposes key by two Reshapes whose shapes it builds from "
+          "Shape(key) ([-1, S, E] and [..., E, S]) with allowzero=0, so S = 0 reads as 'copy the input dim': the first "
+          "Reshape gives (0, 1, 1), and the second has a 0 at position 3 of a rank-3 input.",
+          "", ("session",)),
+    Known("onnx-gelu-float64-float32-constants", ("onnx",), "bug", r"^onnx/judge/mismatch/values: float64( 0-d)? @gelu$",
+          "F.gelu(x, approximate='tanh') of a float64 tensor comes back off by ~5e-9 relative (gelu(0.5) is "
+          "0.3457140080561641, eager 0.34571400982514394): the exporter writes ONNX Gelu-20 (aten_gelu_opset20), "
+          "ONNX Runtime has no double Gelu kernel and inlines the op's function body, whose constants (0.044715, "
+          "2/pi) are float32 cast to double. approximate='none' hits the missing double Erf kernel instead "
+          "(onnxruntime-no-kernel-for-type)."),
+    Known("openvino-where-same-bool-branch-uint8-compile", ("openvino",), "bug",
+          r"/compile-model/crash/RuntimeError: Check 'element::Type::merge\(result_et, get_input_element_type\(N\), "
+          r"get_input_element_type\(N\)\)' failed at src/core/src/op/select\.cpp:N: Argument N and N element types "
+          r"must match\.$",
+          "torch.where(c, c, x) with c a computed bool tensor (c = x == x) and x uint8 (uint8 in eager) fails "
+          "compile_model: convert_model emits a valid Select(c, Convert(c -> u8), x), and the CPU plugin's compile "
+          "pipeline drops the bool -> u8 Convert, leaving Select with boolean and u8 branches. An input bool, "
+          "a different bool as the branch, or an int8/int32/float other branch compile.",
+          "", ("compile-model",)),
+    Known("openvino-greater-nan-true", ("openvino",), "bug", r"/mismatch/values: bool( 0-d)? @(gt|ge)$",
+          "x > y and x >= y return True where an operand is NaN (NaN >= NaN, NaN > 1, 1 >= NaN all True), in "
+          "float16, bfloat16, float32 and float64; PyTorch (IEEE) gives False. The CPU plugin's Greater and "
+          "GreaterEqual kernels do it: convert_model emits plain Greater/GreaterEqual, whose reference evaluate() "
+          "gives False, and <, <=, == are right. Silently wrong values."),
 )
 
 @functools.cache
