@@ -78,6 +78,7 @@ def _model_and_inputs(case: Case) -> list[str]:
 def _tolerance(case: Case) -> str:
     """The loosest tolerance of the case's float dtypes: for the whole result at once."""
     dtypes = {getattr(torch, v.dtype) for v in case.values if v.dtype} | {getattr(torch, i.dtype) for i in case.inputs}
+    dtypes |= {torch.float64 for v in case.values if v.pytype == "float"}  # a Python float is a double
     floats = [TOLERANCES[d] for d in dtypes if d in TOLERANCES]
     if not floats:
         return ""
@@ -116,6 +117,10 @@ def _check(case: Case, backend: Backend, outcome: str, difference: dict[str, Any
             lines.append(f"e, a = expected{path}, actual{path}")
             lines.append("assert type(a) is type(e) and list(getattr(a, 'keys', list)()) == "
                          "list(getattr(e, 'keys', list)()), f'{type(e).__name__} expected, got {type(a).__name__}'")
+        elif kind in ("container_type", "leaf_type", "arity") and nesting:  # the nesting and the leaves' types
+            lines.append("same = lambda a, e: isinstance(a, (tuple, list)) and len(a) == len(e) and all(map(same, a, e)) "
+                         "if isinstance(e, tuple) else type(a) is type(e)")
+            lines.append("assert same(actual, expected), f'{actual!r} does not nest as {expected!r}'")
     tolerance = _tolerance(case)
     leaf_tolerance = _leaf_tolerance((difference or {}).get("dtype", ""))
     if kind == "values" and not nesting and not path.startswith("state.") and leaf_tolerance != tolerance:

@@ -31,4 +31,6 @@ as_tuples = lambda t: tuple(map(as_tuples, t.values() if isinstance(t, dict) els
 expected = as_tuples(expected)
 print("eager:   ", expected)
 print("tvm-fx:  ", actual)
+same = lambda a, e: isinstance(a, (tuple, list)) and len(a) == len(e) and all(map(same, a, e)) if isinstance(e, tuple) else type(a) is type(e)
+assert same(actual, expected), f'{actual!r} does not nest as {expected!r}'
 torch.testing.assert_close(actual, expected, equal_nan=True, rtol=0.0001, atol=1e-05)
