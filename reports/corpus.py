@@ -406,7 +406,8 @@ def render_all(directory: Path, entries: list[Entry] | None = None) -> Path:
         backend = entry.meta["backend"]
         lines = len((entry.path / "repro.py").read_text().splitlines())
         row = f"- [{title(entry.meta)}]({entry.id}.md): {run.verdict} here and now, {lines}-line reproducer" + (
-            f", row `{entry.meta['row']}`" if entry.meta.get("row") else "")
+            f", row `{entry.meta['row']}`" if entry.meta.get("row") else "") + (
+            f", case {entry.meta['origin']} (the search did not reach it)" if "origin" in entry.meta else "")
         trackers.setdefault(load_backend(backend).tracker, {}).setdefault(backend, []).append(row)
     versions = environment(load_backend("reference"))
     text = ["# Open bugs on file", "",
