@@ -560,11 +560,12 @@ def _print_rows() -> int:
 def _search_order(row: Any) -> list[str]:
     """The row's backends: those the last ``ci`` survey saw it on first, then the one that
     run covered fastest (its item seconds)."""
-    from suites.known import SURVEY
+    from suites.known import SURVEY, root_causes
 
     seconds = json.loads((Path(__file__).parents[1] / "suites" / "ci-item-seconds.json").read_text())
-    seen = {v["backend"] for v in json.loads(SURVEY.read_text())
-            if re.search(row.pattern, v["signature"]) and v["backend"] in row.backends}
+    surveyed = json.loads(SURVEY.read_text())
+    # The row's own matching (stages, notes, wrapped errors), as focus_ops reads the survey.
+    seen = {b for b in row.backends if root_causes(row, [v for v in surveyed if v["backend"] == b])}
     # Where the survey saw the row, only there: a search elsewhere costs as much and finds less.
     return sorted((b for b in row.backends if b != "*" and (b in seen or not seen)), key=lambda b: (
         sum(t for item, t in seconds.items() if item.split()[0] == b) or float("inf")))
