@@ -12,7 +12,6 @@ atomically.
     python -m reports.corpus render ENTRY        # a GitHub-issue-ready report (runs the reproducer)
     python -m reports.corpus render --all DIR    # one report per open entry, and an index by tracker
     python -m reports.corpus rows                # each bug row: its entry, or why it has none
-    python -m reports.corpus find [ROW...]       # find, shrink and file the bug behind known rows
     python -m reports.corpus file ROW --backend B --case JSON  # file a hand-written case for a row
     python -m reports.corpus refresh [ENTRY...]  # simplify an entry's inputs, rewrite its reproducer
 """
@@ -32,16 +31,24 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, requires, version
 from pathlib import Path
 from typing import Any
 
 from strategies import Case, case_from_json, case_to_json
+from suites.conformance import ConformanceFailure
+from suites.known import KNOWN, TRT, Known, SignatureOnly, row
+from suites.runner import load_backend
+from suites.simplify import simplified, simplify
+from suites.versions import versions
+from suites.worker import Worker
 
-from .reproducer import reproducer_source
+from .reproducer import reproducer_source, title
 
-__all__ = ["CORPUS", "CorpusError", "Entry", "explains", "load_entries", "needs_entry", "render_report", "reproducer_source",
-           "rows_without_entry", "save_finding"]
+__all__ = ["CORPUS", "CorpusError", "Entry", "explains", "known_rows", "load_entries", "needs_entry", "open_rows",
+           "render_report", "reproducer_source", "rows_without_entry", "save_finding"]
 
 #: The tracked corpus; ROUNDTRIP_CORPUS points elsewhere (the self-tests use a temp dir).
 CORPUS = Path(os.environ.get("ROUNDTRIP_CORPUS", Path(__file__).parent / "corpus"))
@@ -95,8 +102,6 @@ def save_finding(failure: Any, corpus: Path = CORPUS, *, status: str = "open",
     """Record a shrunk failure as one entry per signature; count repeat examples.
     ``row``: the known-table row this entry is the evidence for; ``origin``: how the case
     was found when the suite's search did not find it."""
-    from reports.summary import versions
-    from suites.runner import load_backend
 
     verdict = failure.verdict
     signature = verdict.signature()
@@ -177,15 +182,11 @@ def load_entries(corpus: Path = CORPUS) -> list[Entry | CorpusError]:
 def needs_entry(row: Any) -> bool:
     """A ``bug`` row of a frontend that runs on the CPU: it has an entry, or says why not.
     (A TensorRT row's reproducer cannot be run here: its entries stay ``unverified``.)"""
-    from suites.known import TRT
-
     return row.kind == "bug" and any(b not in TRT for b in row.backends)
 
 
 def explains(row: Any, entry: Entry) -> bool:
     """``row`` matches the verdict ``entry`` recorded (its backend, stage and signature)."""
-    from suites.known import SignatureOnly
-
     meta = entry.meta
     return row.matches(SignatureOnly(meta["backend"], meta["outcome"], meta.get("stage", ""), meta.get("notes", []),
                                      meta["signature"]))
@@ -194,11 +195,24 @@ def explains(row: Any, entry: Entry) -> bool:
 def rows_without_entry(known: Any = None, entries: list[Entry] | None = None) -> list[Any]:
     """The rows that need an entry (``needs_entry``) with neither an open entry naming
     them (meta ``row``) nor a reason in their ``no_entry``."""
-    from suites.known import KNOWN
-
     entries = entries if entries is not None else [e for e in load_entries() if isinstance(e, Entry)]
     backed = {e.meta.get("row") for e in entries if e.meta["status"] == "open"}
     return [k for k in known or KNOWN if needs_entry(k) and k.id not in backed and not k.no_entry]
+
+
+def open_rows(entries: list[Entry | CorpusError] | None = None) -> tuple[Known, ...]:
+    """Open entries are known bugs too: a row each, matching its recorded signature exactly."""
+    entries = load_entries() if entries is None else entries
+    return tuple(
+        Known(e.id, (e.meta["backend"],), "bug", f"^{re.escape(e.meta['signature'])}$", e.meta["headline"],
+              " ".join(e.meta["upstream"]))
+        for e in entries if isinstance(e, Entry) and e.meta["status"] == "open"
+    )
+
+
+def known_rows(corpus: Path = CORPUS) -> tuple[Known, ...]:
+    """What the suite matches a verdict against: the table, then the corpus's open entries."""
+    return (*KNOWN, *open_rows(load_entries(corpus)))
 
 
 # -- the environment of a finding -----------------------------------------------------
@@ -207,8 +221,6 @@ def rows_without_entry(known: Any = None, entries: list[Entry] | None = None) ->
 def environment(backend: Any) -> dict[str, str]:
     """Python, torch, the frontend under test and its direct dependencies, installed
     versions: what its maintainers ask for, nothing of the other frontends."""
-    from importlib.metadata import PackageNotFoundError, requires, version
-
     found = {"python": platform.python_version(), "machine": platform.machine()}
     frontend = [backend.distribution, *backend.packages]
     for dist in ["torch", *frontend]:
@@ -249,7 +261,6 @@ def run_reproducer(entry: Entry, timeout: float = 600) -> Run:
     """Run ``repro.py`` standalone and say whether the recorded bug reproduces: the same
     error (crash), the failed comparison (mismatch), the same signal (a native crash),
     or no end (hang). Any other error is a broken reproducer."""
-    from suites.runner import load_backend
 
     reason = load_backend(entry.meta["backend"]).unavailable_reason()
     if reason:
@@ -327,8 +338,6 @@ def render_report(entry: Entry, run: Run | None = None) -> str:
     """A GitHub issue for the frontend's tracker: title, versions, the reproducer, its
     real output (run here and now unless ``run`` is given), expected vs actual with the
     numbers, and what to search for first."""
-    from reports.reproducer import title
-    from suites.runner import load_backend
 
     meta = entry.meta
     backend = load_backend(meta["backend"])
@@ -390,10 +399,6 @@ def render_all(directory: Path, entries: list[Entry] | None = None) -> Path:
     """One report per open entry (``ID.md``, its reproducer run here and now) and
     ``index.md``: the entries grouped by the tracker they go to, then by frontend, so
     that the maintainers of one frontend read one list. Returns the index's path."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    from reports.reproducer import title
-    from suites.runner import load_backend
 
     entries = entries if entries is not None else [e for e in load_entries() if isinstance(e, Entry)]
     entries = [e for e in entries if e.meta["status"] == "open"]
@@ -426,8 +431,6 @@ def render_all(directory: Path, entries: list[Entry] | None = None) -> Path:
 def refresh(entry: Entry, run_case: Any | None = None) -> Entry:
     """Simplify the entry's case (its signature kept, on the installed frontend) and
     write its reproducer anew."""
-    from suites.runner import load_backend
-    from suites.simplify import simplify
 
     meta = dict(entry.meta)
     backend = load_backend(meta["backend"])
@@ -463,17 +466,11 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("entries", nargs="*", help="entry ids (default: all)")
     refresh_ = sub.add_parser("refresh", help="simplify entries' inputs and write their reproducers anew")
     refresh_.add_argument("entries", nargs="*", help="entry ids (default: all)")
-    find = sub.add_parser("find", help="find and shrink a known row's bug, and file it as the row's entry")
-    find.add_argument("rows", nargs="*", help="row ids in suites/known.py (default: every row without an entry)")
-    find.add_argument("--backend", help="the backend to search (default: each of the row's, in turn)")
     file_ = sub.add_parser("file", help="file a case written by hand as a row's entry (where find cannot reach it)")
     file_.add_argument("row", help="the row's id in suites/known.py")
     file_.add_argument("--backend", required=True, help="built-in name or package.module:ClassName")
     file_.add_argument("--case", required=True, help="the case as JSON, or a path to a JSON file")
     file_.add_argument("--options", default="{}", help="frontend options as JSON (default {})")
-    find.add_argument("--examples", type=int, default=1000, help="cases to try per backend (default 1000)")
-    find.add_argument("--findings", type=Path, help="a run's findings.json: the ops of its examples of the row "
-                      "narrow the search first")
     args = parser.parse_args(argv)
     if args.command == "list":
         for item in load_entries():
@@ -503,8 +500,6 @@ def main(argv: list[str] | None = None) -> int:
                   flush=True)
         print(", ".join(f"{n} {v}" for v, n in sorted(counts.items())))
         return 1 if counts.get("broken") else 0
-    from suites.worker import Worker
-
     worker = Worker(timeout=300)
     try:
         if args.command == "refresh":
@@ -513,13 +508,8 @@ def main(argv: list[str] | None = None) -> int:
                 entry = refresh(entry, lambda case, options, spec=spec: worker.run(spec, case, options))
                 print(f"{entry.id}: {len((entry.path / 'repro.py').read_text().splitlines())} lines", flush=True)
             return 0
-        if args.command == "file":
-            text = Path(args.case).read_text() if not args.case.lstrip().startswith("{") else args.case
-            return _file(args.row, args.backend, case_from_json(text), json.loads(args.options), worker)
-        rows = args.rows or [k.id for k in rows_without_entry()]
-        found = sum(_find(row_id, args.backend, args.examples, worker, args.findings) for row_id in rows)
-        print(f"{found} of {len(rows)} rows found and filed")
-        return 0 if found == len(rows) else 1
+        text = Path(args.case).read_text() if not args.case.lstrip().startswith("{") else args.case
+        return _file(args.row, args.backend, case_from_json(text), json.loads(args.options), worker)
     finally:
         worker.close()
 
@@ -527,10 +517,6 @@ def main(argv: list[str] | None = None) -> int:
 def _file(row_id: str, backend_spec: str, case: Case, options: dict[str, Any], worker: Any) -> int:
     """Run a hand-written case; if the row explains its verdict, simplify its inputs and
     file it as the row's entry, marked as written by hand."""
-    from suites.conformance import ConformanceFailure
-    from suites.hunt import row
-    from suites.runner import load_backend
-    from suites.simplify import simplified
 
     target = row(row_id)
     verdict = worker.run(backend_spec, case, options)
@@ -544,8 +530,6 @@ def _file(row_id: str, backend_spec: str, case: Case, options: dict[str, Any], w
 
 
 def _print_rows() -> int:
-    from suites.known import KNOWN
-
     entries = [e for e in load_entries() if isinstance(e, Entry) and e.meta["status"] == "open"]
     missing = {k.id for k in rows_without_entry(KNOWN, entries)}
     for k in KNOWN:
@@ -555,42 +539,6 @@ def _print_rows() -> int:
             print(f"{k.id:45} {why[:120]}")
     print(f"{sum(needs_entry(k) for k in KNOWN)} rows need an entry, {len(missing)} have neither an entry nor a reason")
     return 1 if missing else 0
-
-
-def _search_order(row: Any) -> list[str]:
-    """The row's backends: those the last ``ci`` survey saw it on first, then the one that
-    run covered fastest (its item seconds)."""
-    from suites.known import SURVEY, root_causes
-
-    seconds = json.loads((Path(__file__).parents[1] / "suites" / "ci-item-seconds.json").read_text())
-    surveyed = json.loads(SURVEY.read_text())
-    # The row's own matching (stages, notes, wrapped errors), as focus_ops reads the survey.
-    seen = {b for b in row.backends if root_causes(row, [v for v in surveyed if v["backend"] == b])}
-    # Where the survey saw the row, only there: a search elsewhere costs as much and finds less.
-    return sorted((b for b in row.backends if b != "*" and (b in seen or not seen)), key=lambda b: (
-        sum(t for item, t in seconds.items() if item.split()[0] == b) or float("inf")))
-
-
-def _find(row_id: str, backend_spec: str | None, examples: int, worker: Any, findings: Path | None = None) -> bool:
-    from suites.hunt import focus_ops, hunt, row
-    from suites.simplify import simplified
-
-    target = row(row_id)
-    for spec in [backend_spec] if backend_spec else _search_order(target):
-        # First among the ops the last survey saw the row on (far fewer cases to reach
-        # it), then among every op.
-        ops = focus_ops(target, spec, findings)
-        failure = hunt(target, spec, examples=examples, worker=worker, ops=ops) if ops else None
-        failure = failure or hunt(target, spec, examples=examples, worker=worker)
-        if failure is None:
-            print(f"{row_id}: not reached on {spec} in {examples} cases", flush=True)
-            continue
-        def run_case(case: Any, options: dict[str, Any], spec: str = spec) -> Any:
-            return worker.run(spec, case, options)
-        failure = simplified(failure, run_case)
-        print(f"{row_id}: {save_finding(failure, entry=row_id, row=row_id)}", flush=True)
-        return True
-    return False
 
 
 if __name__ == "__main__":

@@ -17,6 +17,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from suites.conformance import Recorder
+
+from .summary import STATUS, outcome_table, write_latest
+
 __all__ = ["MergeError", "merge"]
 
 #: How the merged campaign ended: as its worst part did.
@@ -31,8 +35,6 @@ class MergeError(Exception):
 
 def merge(directories: list[Path]) -> tuple[Any, str, dict[str, str]]:
     """(the added-up counts, how the campaign ended, the versions it tested)."""
-    from suites.conformance import Recorder
-
     parts = []
     for directory in directories:
         path = directory / "findings.json"
@@ -63,8 +65,6 @@ def merge(directories: list[Path]) -> tuple[Any, str, dict[str, str]]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from reports.summary import STATUS, outcome_table, write_latest
-
     parser = argparse.ArgumentParser(prog="python -m reports.merge", description=__doc__.split("\n\n")[0])
     parser.add_argument("directories", nargs="+", type=Path, help="the runs' reports directories")
     parser.add_argument("--out", type=Path, default=Path("reports/merged"), help="where to write (default reports/merged)")

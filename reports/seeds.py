@@ -17,6 +17,11 @@ from typing import Any
 
 from strategies import Case, Container, Input, Ref, Value
 from strategies.ops import TensorType, infer
+from suites.conformance import ConformanceFailure
+from suites.known import match, passed_or_rejected_cleanly
+from suites.runner import Verdict, execute, load_backend
+
+from .corpus import CORPUS, save_finding
 
 __all__ = ["SEEDS", "Seed", "main"]
 
@@ -97,11 +102,6 @@ SEEDS = (
 
 
 def main() -> int:
-    from reports.corpus import CORPUS, save_finding
-    from suites.conformance import ConformanceFailure
-    from suites.known import match, passed_or_rejected_cleanly
-    from suites.runner import Verdict, execute, load_backend
-
     for seed in SEEDS:
         backend = load_backend(seed.backend)
         options = dict(seed.options)

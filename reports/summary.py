@@ -12,16 +12,16 @@ from __future__ import annotations
 
 import json
 import os
-import platform
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
 
 from strategies import OPS, admitted_pairs
+from suites.conformance import Recorder
+from suites.versions import versions
 
 from .page import OUTCOMES, render_page
 
-__all__ = ["end_session", "outcome_table", "pair_coverage", "rebuild", "versions", "write_latest"]
+__all__ = ["end_session", "outcome_table", "pair_coverage", "rebuild", "write_latest"]
 
 #: How the run ended, as the summary says it: the session wrote one of the first two
 #: when it ended; a run with no such record was killed before it could.
@@ -41,8 +41,6 @@ def end_session(directory: Path, status: str) -> None:
 
 def rebuild(directory: Path) -> tuple[Any, str]:
     """(the counts the journals add up to, how the run ended)."""
-    from suites.conformance import Recorder
-
     journals = sorted(directory.glob("journal-*.jsonl"))
     status = "killed"
     main = directory / "journal-main.jsonl"
@@ -53,32 +51,6 @@ def rebuild(directory: Path) -> tuple[Any, str]:
             except json.JSONDecodeError:
                 continue
     return Recorder.from_journals(journals), status
-
-def frontend_distributions() -> tuple[str, ...]:
-    """The distributions that make up the built-in frontends, as their adapters declare
-    them (``distribution``, ``packages``)."""
-    import importlib
-
-    from suites.runner import BUILTIN_BACKENDS
-
-    found: dict[str, None] = {}
-    for target in BUILTIN_BACKENDS.values():
-        module, _, name = target.partition(":")
-        cls = getattr(importlib.import_module(module), name)
-        found.update(dict.fromkeys((cls.distribution, *cls.packages)))
-    return tuple(found)
-
-
-def versions() -> dict[str, str]:
-    """Python, the machine, and the installed version of torch, Hypothesis and every
-    frontend's distributions: runs that differ in one do not add up (``reports.merge``)."""
-    found = {"python": platform.python_version(), "machine": f"{platform.machine()}, {os.cpu_count()} cpus"}
-    for dist in dict.fromkeys(("torch", *frontend_distributions(), "hypothesis")):
-        try:
-            found[dist] = version(dist)
-        except PackageNotFoundError:
-            pass
-    return found
 
 
 def _rows(recorder: Any) -> list[list[str]]:

@@ -3,40 +3,44 @@
 A ``bug`` row is only as good as the evidence behind it: this runs the conformance
 search on one backend as if the row were not on file, so the row's verdicts are new
 findings that Hypothesis shrinks, while every other row (and every other new finding)
-counts as known and cannot take the shrink over. ``python -m reports.corpus find ROW``
-saves the result as the row's corpus entry.
+counts as known and cannot take the shrink over.
+
+    python -m suites.hunt [ROW ...] [--backend B] [--examples N] [--findings F]
+
+finds, shrinks and files each row's bug as the row's corpus entry (default: every row
+that has neither an entry nor a reason in ``no_entry``).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, seed, settings
 
+from reports.corpus import known_rows, rows_without_entry, save_finding
 from strategies import cases
 from strategies.cases import STRUCTURAL_FAMILIES
 from strategies.draws import ignore_local_constants
 from strategies.ops import OPS
 
 from .conformance import ConformanceFailure, Recorder, conformance_property
-from .known import KNOWN, SURVEY, Known, match, root_causes
+from .known import SURVEY, Known, match, root_causes, row
 from .runner import Verdict, load_backend
+from .simplify import simplified
 from .worker import Worker
 
-__all__ = ["focus_ops", "hunt", "row"]
+__all__ = ["focus_ops", "hunt"]
+
+#: Seconds each backend's items took in the last ``ci`` survey: the fastest is searched first.
+ITEM_SECONDS = Path(__file__).with_name("ci-item-seconds.json")
 
 #: Stands in for "known" for every verdict that is not the hunted row's.
 _ELSEWHERE = Known("elsewhere", ("*",), "bug", "", "")
-
-
-def row(row_id: str) -> Known:
-    found = next((k for k in KNOWN if k.id == row_id), None)
-    if found is None:
-        raise KeyError(f"no row {row_id!r} in suites.known.KNOWN")
-    return found
 
 
 def focus_ops(target: Known, backend_spec: str, findings: Path | None = None) -> tuple[str, ...]:
@@ -69,12 +73,14 @@ def hunt(target: Known, backend_spec: str, *, examples: int = 1000, search_seed:
     def run_case(case: Any, options: dict[str, Any]) -> Verdict:
         return worker.run(backend_spec, case, options)
 
+    rows = known_rows()
+
     def known_row(verdict: Verdict) -> Known | None:
         if verdict.outcome == "pass":
             return None
         if target.matches(verdict):
             return None  # hidden: the hunted bug fails the search
-        return match(verdict) or _ELSEWHERE
+        return match(verdict, rows) or _ELSEWHERE
 
     # No explain phase: it re-runs the shrunk case many times to say which parts matter.
     check = seed(search_seed)(settings(max_examples=examples, deadline=None, database=None,
@@ -90,3 +96,60 @@ def hunt(target: Known, backend_spec: str, *, examples: int = 1000, search_seed:
         if own:
             worker.close()
     return None
+
+
+def search_order(target: Known) -> list[str]:
+    """The row's backends: those the last ``ci`` survey saw it on first, then the one that
+    run covered fastest (its item seconds)."""
+    seconds = json.loads(ITEM_SECONDS.read_text())
+    surveyed = json.loads(SURVEY.read_text())
+    # The row's own matching (stages, notes, wrapped errors), as focus_ops reads the survey.
+    seen = {b for b in target.backends if root_causes(target, [v for v in surveyed if v["backend"] == b])}
+    # Where the survey saw the row, only there: a search elsewhere costs as much and finds less.
+    return sorted((b for b in target.backends if b != "*" and (b in seen or not seen)), key=lambda b: (
+        sum(t for item, t in seconds.items() if item.split()[0] == b) or float("inf")))
+
+
+def find(row_id: str, backend_spec: str | None, examples: int, worker: Worker, findings: Path | None = None) -> bool:
+    """Hunt the row's bug on its backends in turn; file the first shrunk failure as its entry."""
+    target = row(row_id)
+    for spec in [backend_spec] if backend_spec else search_order(target):
+        # First among the ops the last survey saw the row on (far fewer cases to reach
+        # it), then among every op.
+        ops = focus_ops(target, spec, findings)
+        failure = hunt(target, spec, examples=examples, worker=worker, ops=ops) if ops else None
+        failure = failure or hunt(target, spec, examples=examples, worker=worker)
+        if failure is None:
+            print(f"{row_id}: not reached on {spec} in {examples} cases", flush=True)
+            continue
+
+        def run_case(case: Any, options: dict[str, Any], spec: str = spec) -> Verdict:
+            return worker.run(spec, case, options)
+
+        failure = simplified(failure, run_case)
+        print(f"{row_id}: {save_finding(failure, entry=row_id, row=row_id)}", flush=True)
+        return True
+    return False
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m suites.hunt",
+                                     description="find and shrink known rows' bugs, and file each as the row's entry")
+    parser.add_argument("rows", nargs="*", help="row ids in suites/known.py (default: every row without an entry)")
+    parser.add_argument("--backend", help="the backend to search (default: each of the row's, in turn)")
+    parser.add_argument("--examples", type=int, default=1000, help="cases to try per backend (default 1000)")
+    parser.add_argument("--findings", type=Path, help="a run's findings.json: the ops of its examples of the row "
+                        "narrow the search first")
+    args = parser.parse_args(argv)
+    rows = args.rows or [k.id for k in rows_without_entry()]
+    worker = Worker(timeout=300)
+    try:
+        found = sum(find(row_id, args.backend, args.examples, worker, args.findings) for row_id in rows)
+    finally:
+        worker.close()
+    print(f"{found} of {len(rows)} rows found and filed")
+    return 0 if found == len(rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -17,7 +17,6 @@ one root cause: ``tests/test_known_rows.py`` holds every row to that against the
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 import sys
@@ -28,7 +27,7 @@ from typing import Any
 from .runner import Verdict
 
 __all__ = ["KNOWN", "SURVEY", "TRT", "Known", "SignatureOnly", "counted_outcome", "match", "passed_or_rejected_cleanly",
-           "root_causes"]
+           "root_causes", "row"]
 
 #: The failing verdicts of the last ``ci`` survey of the CPU frontends (signature,
 #: backend, notes), kept to check that no row is a catch-all (see
@@ -55,7 +54,7 @@ class Known:
     #: A regex one of the verdict's notes (what the adapter saw) must match; empty = any.
     note: str = ""
     #: Why a ``bug`` row of a CPU frontend has no corpus entry (the generator no longer
-    #: reaches it, say); empty = it has one (``reports.corpus.rows_without_entry``).
+    #: reaches it, say); empty = it has one (see ``rows_without_entry`` in the corpus).
     no_entry: str = ""
 
     def matches(self, verdict: Verdict) -> bool:
@@ -571,18 +570,6 @@ KNOWN: tuple[Known, ...] = (
           "gives False, and <, <=, == are right. Silently wrong values."),
 )
 
-@functools.cache
-def _corpus_rows() -> tuple[Known, ...]:
-    """Open corpus entries are known bugs too: one signature each, matched exactly."""
-    from reports.corpus import CorpusError, load_entries
-
-    return tuple(
-        Known(e.id, (e.meta["backend"],), "bug", f"^{re.escape(e.meta['signature'])}$", e.meta["headline"],
-              " ".join(e.meta["upstream"]))
-        for e in load_entries() if not isinstance(e, CorpusError) and e.meta["status"] == "open"
-    )
-
-
 def counted_outcome(verdict: Verdict, known: Known | None) -> str:
     """The outcome a verdict counts as: ``unsupported`` where a row of that kind explains
     it (a clean rejection, or mutations a frontend documents that it drops), else its own."""
@@ -594,11 +581,20 @@ def passed_or_rejected_cleanly(verdict: Verdict, known: Known | None) -> bool:
     return counted_outcome(verdict, known) in ("pass", "unsupported")
 
 
-def match(verdict: Verdict) -> Known | None:
-    """The first row (of the table, then of the corpus) that explains this verdict."""
+def match(verdict: Verdict, rows: tuple[Known, ...] = KNOWN) -> Known | None:
+    """The first of ``rows`` that explains this verdict. The suite passes the table and
+    the open corpus entries' rows (``reports.corpus.known_rows``)."""
     if verdict.outcome == "pass":
         return None
-    return next((row for row in (*KNOWN, *_corpus_rows()) if row.matches(verdict)), None)
+    return next((row for row in rows if row.matches(verdict)), None)
+
+
+def row(row_id: str) -> Known:
+    """The table's row of that id."""
+    found = next((k for k in KNOWN if k.id == row_id), None)
+    if found is None:
+        raise KeyError(f"no row {row_id!r} in suites.known.KNOWN")
+    return found
 
 
 def _cause(signature: str) -> tuple[str, str]:

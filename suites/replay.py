@@ -13,6 +13,7 @@ import sys
 import warnings
 from pathlib import Path
 
+from reports.corpus import known_rows
 from strategies import case_from_json, to_source
 
 from .known import match, passed_or_rejected_cleanly
@@ -42,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         worker.close()
     else:
         verdict = execute(load_backend(args.backend), case, options)
-    known = match(verdict)
+    known = match(verdict, known_rows())
     print(f"backend:  {verdict.backend}\noutcome:  {verdict.outcome} (stage {verdict.stage or '-'})")
     print(f"signature: {verdict.signature()}")
     if known is not None:

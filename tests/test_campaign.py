@@ -14,11 +14,11 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from reports.merge import main as merge_main
-from reports.summary import frontend_distributions, versions
 from strategies import case_to_json
 from suites.conformance import Recorder, conformance_property, shard_budget
 from suites.runner import Verdict, load_backend
 from suites.schedule import arrange, estimates, part_key
+from suites.versions import frontend_distributions, versions
 from tests.processes import run_suite
 
 

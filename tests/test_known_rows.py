@@ -89,7 +89,7 @@ def test_a_catch_all_row_is_caught():
 def test_every_cpu_bug_row_has_an_entry_or_says_why():
     missing = [row.id for row in rows_without_entry()]
     assert not missing, (f"{len(missing)} bug rows have no open corpus entry (meta 'row') and no no_entry "
-                         f"reason; file one with `python -m reports.corpus find ROW`: {missing}")
+                         f"reason; file one with `python -m suites.hunt ROW`: {missing}")
 
 
 def test_a_new_bug_row_without_an_entry_is_caught():
