@@ -7,17 +7,14 @@ import json
 import os
 import signal
 import threading
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 from strategies.draws import ignore_local_constants
+from suites.config import CONFIG, Config
 
-ROOT = Path(__file__).parent
-#: Where a run leaves its reports; ROUNDTRIP_REPORTS moves it (runs side by side).
-LATEST = Path(os.environ.get("ROUNDTRIP_REPORTS", ROOT / "reports" / "latest")).resolve()
 #: The frontends the suite runs when no --backend is given; those not installed
 #: here (TensorRT without a GPU) are skipped with the reason.
 DEFAULT_BACKENDS = ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo", "inductor", "onnx", "openvino",
@@ -36,24 +33,23 @@ settings.register_profile("ci", _plain, max_examples=300, deadline=None, derando
                           suppress_health_check=_slow_is_fine, print_blob=True)
 settings.register_profile("nightly", _plain, max_examples=2000, deadline=None, suppress_health_check=_slow_is_fine,
                           print_blob=True)
-settings.load_profile(os.environ.get("ROUNDTRIP_PROFILE", "dev"))
-
-
-def _apply_budget() -> None:
-    """ROUNDTRIP_MAX_EXAMPLES: a smaller (or larger) budget, the loaded profile otherwise."""
-    if os.environ.get("ROUNDTRIP_MAX_EXAMPLES"):
-        settings.register_profile("budget", settings.default, max_examples=int(os.environ["ROUNDTRIP_MAX_EXAMPLES"]))
-        settings.load_profile("budget")
-
-
-_apply_budget()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("roundtrip")
     group.addoption("--backend", action="append", default=[], metavar="NAME|pkg.module:Class",
                     help="backend to test (built-in name or a path to an adapter class); repeatable")
-    group.addoption("--tvm-target", default=None, help="TVM target for the tvm-* backends (default llvm)")
+    group.addoption("--tvm-target", default=None,
+                    help="TVM target for the tvm-* backends (default llvm; alias ROUNDTRIP_TVM_TARGET)")
+    group.addoption("--max-examples", default=None, metavar="N",
+                    help="cases per backend instead of the profile's (alias ROUNDTRIP_MAX_EXAMPLES)")
+    group.addoption("--reports", default=None, metavar="DIR",
+                    help="where the run leaves its reports (default reports/latest; alias ROUNDTRIP_REPORTS)")
+    group.addoption("--corpus", default=None, metavar="DIR",
+                    help="the regression corpus the run reads and files into (default reports/corpus; "
+                         "alias ROUNDTRIP_CORPUS)")
+    group.addoption("--cache", default=None, metavar="DIR",
+                    help="where calibration is cached (default .roundtrip; alias ROUNDTRIP_CACHE)")
     group.addoption("--case-timeout", type=float, default=180.0,
                     help="seconds before a case is a hang (default 180)")
     group.addoption("--keep-going", action="store_true",
@@ -83,8 +79,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 @pytest.hookimpl(trylast=True)  # after Hypothesis's plugin has loaded any --hypothesis-profile
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "conformance: a property test of a frontend against eager PyTorch")
-    if config.getoption("--hypothesis-profile", None):  # loaded over the budget: apply it again on top
-        _apply_budget()
+    try:
+        run = Config.resolve({"profile": config.getoption("--hypothesis-profile", None),
+                              **{name: config.getoption(f"--{name.replace('_', '-')}")
+                                 for name in ("max_examples", "reports", "corpus", "cache", "tvm_target")}}, os.environ)
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
+    config.stash[CONFIG] = run
+    # ROUNDTRIP_PROFILE is an alias of --hypothesis-profile (which Hypothesis's plugin has
+    # loaded by now); the budget goes on top of whichever profile that is.
+    settings.load_profile(run.profile)
+    if run.max_examples is not None:
+        settings.register_profile("budget", settings(), max_examples=run.max_examples)
+        settings.load_profile("budget")
     _parts(config)  # a bad --shard-index is an error before anything runs
     if config.getoption("--database") or config.getoption("--database-from"):
         if settings().derandomize:
@@ -94,19 +101,16 @@ def pytest_configure(config: pytest.Config) -> None:
         settings.register_profile("roundtrip-database", settings(), database=example_database(
             config.getoption("--database"), config.getoption("--database-from")))
         settings.load_profile("roundtrip-database")
-    if config.getoption("--tvm-target"):
-        # Read by the TVM adapters, in this process and in the worker processes.
-        os.environ["ROUNDTRIP_TVM_TARGET"] = config.getoption("--tvm-target")
     from suites.conformance import Recorder
 
     # Each process journals what it records (reports/summary.py builds the reports from
     # the journals): the controller (or the only process) clears those of an earlier run.
     worker_id = getattr(config, "workerinput", {}).get("workerid")
-    if worker_id is None and LATEST.exists():
-        for stale in LATEST.glob("journal-*.jsonl"):
+    if worker_id is None and run.reports.exists():
+        for stale in run.reports.glob("journal-*.jsonl"):
             stale.unlink()
-    LATEST.mkdir(parents=True, exist_ok=True)
-    config._roundtrip_recorder = Recorder(journal=str(LATEST / f"journal-{worker_id or 'main'}.jsonl"))
+    run.reports.mkdir(parents=True, exist_ok=True)
+    config._roundtrip_recorder = Recorder(journal=str(run.reports / f"journal-{worker_id or 'main'}.jsonl"))
     # A CI job's time limit sends SIGTERM: end the session as Ctrl-C does, so that the
     # reports are still written (the default would kill the process on the spot).
     if threading.current_thread() is threading.main_thread():
@@ -202,11 +206,17 @@ def shard(request: pytest.FixtureRequest) -> tuple[int, int]:
     return _parts(request.config)[0]
 
 
+@pytest.fixture(scope="session")
+def run_config(request: pytest.FixtureRequest) -> Config:
+    """The run's settings (``suites.config``)."""
+    return request.config.stash[CONFIG]
+
+
 @pytest.fixture
-def backend(backend_spec: str):
+def backend(backend_spec: str, run_config: Config):
     from suites.runner import load_backend
 
-    loaded = load_backend(backend_spec)
+    loaded = load_backend(backend_spec, run_config)
     reason = loaded.unavailable_reason()
     if reason:
         pytest.skip(reason)
@@ -214,12 +224,13 @@ def backend(backend_spec: str):
 
 
 @pytest.fixture(scope="session")
-def worker(request: pytest.FixtureRequest):
+def worker(request: pytest.FixtureRequest, run_config: Config):
     from suites.worker import Worker
 
-    LATEST.mkdir(parents=True, exist_ok=True)
-    name = os.environ.get("PYTEST_XDIST_WORKER", "main")
-    w = Worker(timeout=request.config.getoption("--case-timeout"), log_path=str(LATEST / f"worker-{name}.log"))
+    run_config.reports.mkdir(parents=True, exist_ok=True)
+    name = getattr(request.config, "workerinput", {}).get("workerid", "main")
+    w = Worker(timeout=request.config.getoption("--case-timeout"), log_path=str(run_config.reports / f"worker-{name}.log"),
+               config=run_config)
     w.start()  # here, in the first item's setup: its call time is its cases' alone (suites/schedule.py)
     yield w
     w.close()
@@ -237,7 +248,8 @@ def run_case_for(request: pytest.FixtureRequest):
     if request.config.getoption("--no-isolation"):
         from suites.runner import execute, load_backend
 
-        return lambda spec: _between_cases(lambda case, options: execute(load_backend(spec), case, options))
+        run_config = request.getfixturevalue("run_config")
+        return lambda spec: _between_cases(lambda case, options: execute(load_backend(spec, run_config), case, options))
     w = request.getfixturevalue("worker")
     return lambda spec: _between_cases(lambda case, options: w.run(spec, case, options))
 
@@ -250,16 +262,17 @@ def recorder(request: pytest.FixtureRequest):
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """The controller (or the only process) builds the reports from every process's
     journal: at the normal end, after Ctrl-C or SIGTERM alike."""
-    if hasattr(session.config, "workerinput") or not any(LATEST.glob("journal-*.jsonl")):
+    latest = session.config.stash[CONFIG].reports
+    if hasattr(session.config, "workerinput") or not any(latest.glob("journal-*.jsonl")):
         return
     if _ITEM_SECONDS:  # the estimates for the next layout (suites/schedule.py)
-        (LATEST / "item-seconds.json").write_text(json.dumps(dict(sorted(_ITEM_SECONDS.items())), indent=1))
+        (latest / "item-seconds.json").write_text(json.dumps(dict(sorted(_ITEM_SECONDS.items())), indent=1))
     from reports.summary import end_session, rebuild, write_latest
 
-    end_session(LATEST, "interrupted" if exitstatus == pytest.ExitCode.INTERRUPTED else "complete")
-    recorder, status = rebuild(LATEST)
+    end_session(latest, "interrupted" if exitstatus == pytest.ExitCode.INTERRUPTED else "complete")
+    recorder, status = rebuild(latest)
     session.config._roundtrip_recorder = recorder  # what the terminal summary shows
-    write_latest(recorder, LATEST, status)
+    write_latest(recorder, latest, status, corpus=session.config.stash[CONFIG].corpus)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:
@@ -270,4 +283,4 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config)
 
     terminalreporter.section("roundtrip outcomes")
     terminalreporter.write_line(outcome_table(recorder))
-    terminalreporter.write_line(f"reports: {LATEST}/")
+    terminalreporter.write_line(f"reports: {config.stash[CONFIG].reports}/")

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from strategies import Case, case_from_json, case_to_json
+from suites.config import Config
 from suites.conformance import ConformanceFailure
 from suites.known import KNOWN, TRT, Known, SignatureOnly, row
 from suites.runner import load_backend
@@ -50,8 +51,9 @@ from .reproducer import reproducer_source, title
 __all__ = ["CORPUS", "CorpusError", "Entry", "explains", "known_rows", "load_entries", "needs_entry", "open_rows",
            "render_report", "reproducer_source", "rows_without_entry", "save_finding"]
 
-#: The tracked corpus; ROUNDTRIP_CORPUS points elsewhere (the self-tests use a temp dir).
-CORPUS = Path(os.environ.get("ROUNDTRIP_CORPUS", Path(__file__).parent / "corpus"))
+#: The tracked corpus: every function's default. A run's own (``--corpus``,
+#: ``ROUNDTRIP_CORPUS``: the self-tests use a temp dir) comes from ``suites.config``.
+CORPUS = Path(__file__).resolve().parent / "corpus"
 STATUSES = ("open", "fixed", "unverified")
 _META_FIELDS = {"id": str, "backend": str, "options": dict, "outcome": str, "signature": str, "status": str,
                 "headline": str, "upstream": list, "versions": dict, "count": int}
@@ -448,8 +450,8 @@ def refresh(entry: Entry, run_case: Any | None = None) -> Entry:
     return load_entry(entry.path)
 
 
-def _selected(names: list[str]) -> list[Entry]:
-    entries = [e for e in load_entries() if isinstance(e, Entry)]
+def _selected(names: list[str], corpus: Path) -> list[Entry]:
+    entries = [e for e in load_entries(corpus) if isinstance(e, Entry)]
     return [e for e in entries if not names or e.id in names]
 
 
@@ -472,8 +474,9 @@ def main(argv: list[str] | None = None) -> int:
     file_.add_argument("--case", required=True, help="the case as JSON, or a path to a JSON file")
     file_.add_argument("--options", default="{}", help="frontend options as JSON (default {})")
     args = parser.parse_args(argv)
+    corpus = Config.from_environment().corpus
     if args.command == "list":
-        for item in load_entries():
+        for item in load_entries(corpus):
             if isinstance(item, CorpusError):
                 print(f"UNREADABLE {item}")
             else:
@@ -482,17 +485,17 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.command == "render":
         if args.all:
-            print(render_all(args.all))
+            print(render_all(args.all, [e for e in load_entries(corpus) if isinstance(e, Entry)]))
             return 0
         if not args.entry:
             parser.error("render needs an entry id or --all DIR")
-        print(render_report(load_entry(CORPUS / args.entry)))
+        print(render_report(load_entry(corpus / args.entry)))
         return 0
     if args.command == "rows":
-        return _print_rows()
+        return _print_rows(corpus)
     if args.command == "verify":
         counts: dict[str, int] = {}
-        for entry in _selected(args.entries):
+        for entry in _selected(args.entries, corpus):
             run = run_reproducer(entry)
             lines = len((entry.path / "repro.py").read_text().splitlines())
             counts[run.verdict] = counts.get(run.verdict, 0) + 1
@@ -503,18 +506,18 @@ def main(argv: list[str] | None = None) -> int:
     worker = Worker(timeout=300)
     try:
         if args.command == "refresh":
-            for entry in _selected(args.entries):
+            for entry in _selected(args.entries, corpus):
                 spec = entry.meta["backend"]
                 entry = refresh(entry, lambda case, options, spec=spec: worker.run(spec, case, options))
                 print(f"{entry.id}: {len((entry.path / 'repro.py').read_text().splitlines())} lines", flush=True)
             return 0
         text = Path(args.case).read_text() if not args.case.lstrip().startswith("{") else args.case
-        return _file(args.row, args.backend, case_from_json(text), json.loads(args.options), worker)
+        return _file(args.row, args.backend, case_from_json(text), json.loads(args.options), worker, corpus)
     finally:
         worker.close()
 
 
-def _file(row_id: str, backend_spec: str, case: Case, options: dict[str, Any], worker: Any) -> int:
+def _file(row_id: str, backend_spec: str, case: Case, options: dict[str, Any], worker: Any, corpus: Path) -> int:
     """Run a hand-written case; if the row explains its verdict, simplify its inputs and
     file it as the row's entry, marked as written by hand."""
 
@@ -525,12 +528,12 @@ def _file(row_id: str, backend_spec: str, case: Case, options: dict[str, Any], w
         return 1
     failure = ConformanceFailure(load_backend(backend_spec), backend_spec, case, options, verdict)
     failure = simplified(failure, lambda c, o: worker.run(backend_spec, c, o))
-    print(f"{row_id}: {save_finding(failure, entry=row_id, row=row_id, origin='written by hand')}")
+    print(f"{row_id}: {save_finding(failure, corpus, entry=row_id, row=row_id, origin='written by hand')}")
     return 0
 
 
-def _print_rows() -> int:
-    entries = [e for e in load_entries() if isinstance(e, Entry) and e.meta["status"] == "open"]
+def _print_rows(corpus: Path) -> int:
+    entries = [e for e in load_entries(corpus) if isinstance(e, Entry) and e.meta["status"] == "open"]
     missing = {k.id for k in rows_without_entry(KNOWN, entries)}
     for k in KNOWN:
         if needs_entry(k):

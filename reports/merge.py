@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from suites.config import Config
 from suites.conformance import Recorder
 
 from .summary import STATUS, outcome_table, write_latest
@@ -74,7 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     except MergeError as error:
         print(f"reports.merge: {error}", file=sys.stderr)
         return 1
-    write_latest(recorder, args.out, status, run_versions=found, merged_from=[str(d) for d in args.directories])
+    write_latest(recorder, args.out, status, corpus=Config.from_environment().corpus, run_versions=found,
+                 merged_from=[str(d) for d in args.directories])
     print(f"merged {len(args.directories)} runs: {STATUS[status]}\n{outcome_table(recorder)}\nreports: {args.out}/")
     return 0
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import torch
 
-from strategies import Case, containers, materialize
+from strategies import Case, Input, containers, materialize
 from strategies.render import _SUPPORT, class_source, input_source
 from suites.backends.base import Backend, Contract
 from suites.oracle import TOLERANCES
@@ -48,8 +48,6 @@ def _containers(case: Case) -> list[str]:
 
 
 def _literal(tensor: torch.Tensor) -> str:
-    from strategies.spec import Input
-
     return input_source(Input("w", str(tensor.dtype).removeprefix("torch."), tuple(tensor.shape),
                               values=tuple(tensor.flatten().tolist())))
 

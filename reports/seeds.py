@@ -17,11 +17,12 @@ from typing import Any
 
 from strategies import Case, Container, Input, Ref, Value
 from strategies.ops import TensorType, infer
+from suites.config import Config
 from suites.conformance import ConformanceFailure
 from suites.known import match, passed_or_rejected_cleanly
 from suites.runner import Verdict, execute, load_backend
 
-from .corpus import CORPUS, save_finding
+from .corpus import save_finding
 
 __all__ = ["SEEDS", "Seed", "main"]
 
@@ -102,6 +103,7 @@ SEEDS = (
 
 
 def main() -> int:
+    corpus = Config.from_environment().corpus
     for seed in SEEDS:
         backend = load_backend(seed.backend)
         options = dict(seed.options)
@@ -113,9 +115,9 @@ def main() -> int:
             known = match(verdict)
             reproduced = not passed_or_rejected_cleanly(verdict, known)
             status = "open" if reproduced else "fixed"
-        shutil.rmtree(CORPUS / seed.id, ignore_errors=True)
+        shutil.rmtree(corpus / seed.id, ignore_errors=True)
         failure = ConformanceFailure(backend, seed.backend, seed.case, options, verdict)
-        save_finding(failure, status=status, upstream=list(seed.upstream), entry=seed.id)
+        save_finding(failure, corpus, status=status, upstream=list(seed.upstream), entry=seed.id)
         print(f"{seed.id:45} {status:10} {verdict.outcome:10} {verdict.headline()[:80]}")
     return 0
 

@@ -16,9 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from strategies import OPS, admitted_pairs
+from suites.config import Config
 from suites.conformance import Recorder
 from suites.versions import versions
 
+from .corpus import CORPUS
 from .page import OUTCOMES, render_page
 
 __all__ = ["end_session", "outcome_table", "pair_coverage", "rebuild", "write_latest"]
@@ -149,7 +151,7 @@ def _calibration_rows(recorder: Any) -> list[list[str]]:
     return rows
 
 
-def write_latest(recorder: Any, directory: Path, status: str = "complete", *,
+def write_latest(recorder: Any, directory: Path, status: str = "complete", *, corpus: Path = CORPUS,
                  run_versions: dict[str, str] | None = None, merged_from: list[str] | None = None) -> None:
     """Write the run's findings and summaries (atomically, file by file); those of a
     campaign merged from several runs' reports (``reports.merge``) say which."""
@@ -200,7 +202,7 @@ def write_latest(recorder: Any, directory: Path, status: str = "complete", *,
 
     page = render_page({**data, "findings": findings}, headline=f"Run: {STATUS[status]}.",
                        coverage={b: (_coverage_headline(c), _coverage_notes(c)) for b, c in coverage.items()},
-                       page_dir=directory)
+                       corpus=corpus, page_dir=directory)
     _write(directory / "summary.html", page)
 
 
@@ -215,14 +217,15 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m reports.summary", description=main.__doc__)
-    parser.add_argument("directory", nargs="?", default=str(Path(__file__).parent / "latest"),
-                        help="the run's reports directory (default reports/latest)")
+    run = Config.from_environment()
+    parser.add_argument("directory", nargs="?", default=str(run.reports),
+                        help="the run's reports directory (default reports/latest, or ROUNDTRIP_REPORTS)")
     directory = Path(parser.parse_args(argv).directory)
     if not any(directory.glob("journal-*.jsonl")):
         print(f"{directory}: no journal-*.jsonl: nothing to rebuild")
         return 1
     recorder, status = rebuild(directory)
-    write_latest(recorder, directory, status)
+    write_latest(recorder, directory, status, corpus=run.corpus)
     print(f"run: {STATUS[status]}\n{outcome_table(recorder)}\nreports: {directory}/")
     return 0
 

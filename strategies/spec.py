@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .ops import OPS
+
 __all__ = [
     "CONTAINER_KINDS",
     "DICT_KINDS",
@@ -144,8 +146,6 @@ class Case:
 
     def mutations(self) -> list[int]:
         """Indices of the values that mutate a buffer or an input in place."""
-        from .ops import OPS
-
         return [i for i, v in enumerate(self.values) if OPS[v.op].mutates]
 
     def used(self) -> list[int]:

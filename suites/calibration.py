@@ -24,7 +24,7 @@ The pass is short on purpose: a feature too rare to show in it costs a run littl
 it finds are the frequent clean rejections (container kinds, Python scalars, mutations,
 common ops) that would take a large share of a long run.
 
-The result is cached per backend (``ROUNDTRIP_CACHE``, default ``.roundtrip/``), keyed by
+The result is cached per backend (``--cache`` or ``ROUNDTRIP_CACHE``, default ``.roundtrip/``), keyed by
 the frontend's version, the generator's vocabulary and the known table: any of them
 changing makes a new pass. The report lists what was calibrated away.
 """
@@ -49,6 +49,7 @@ from strategies.ops import OPS
 from strategies.spec import CONTAINER_KINDS
 
 from .backends.base import Backend
+from .config import Config
 from .conformance import Recorder, StopSearch, conformance_property
 from .known import KNOWN, Known, match
 from .runner import Verdict
@@ -60,7 +61,8 @@ __all__ = ["CALIBRATION_CASES", "cache_key", "cache_path", "calibrate", "calibra
 CALIBRATION_CASES = 100
 #: A feature is excluded only if it explains at least this many rejections.
 MIN_CASES = 2
-CACHE = Path(os.environ.get("ROUNDTRIP_CACHE", Path(__file__).resolve().parents[1] / ".roundtrip"))
+#: The default cache (``--cache``, ``ROUNDTRIP_CACHE``: ``suites.config``).
+CACHE = Config().cache
 
 
 def calibration_features(case: Case) -> set[str]:
@@ -137,15 +139,15 @@ def worth_it(budget: int) -> bool:
     return budget >= 4 * CALIBRATION_CASES
 
 
-def cache_path(backend_name: str) -> Path:
+def cache_path(backend_name: str, cache: Path = CACHE) -> Path:
     """Where the calibration of the backend named ``backend_name`` is cached."""
-    return CACHE / "calibration" / f"{backend_name}.json"
+    return cache / "calibration" / f"{backend_name}.json"
 
 
-def read_cache(backend_name: str) -> dict[str, Any] | None:
+def read_cache(backend_name: str, cache: Path = CACHE) -> dict[str, Any] | None:
     """The cached calibration ({"key", "cases", "features", "unconfirmed"}), whatever its
     key, or None where there is none; ``calibrate`` uses it only if ``cache_key`` matches."""
-    path = cache_path(backend_name)
+    path = cache_path(backend_name, cache)
     return json.loads(path.read_text()) if path.exists() else None
 
 
@@ -167,15 +169,16 @@ def _locked(path: Path) -> Iterator[None]:
 
 
 def calibrate(backend: Backend, backend_spec: str, run_case: Callable[[Case, dict[str, Any]], Verdict], *,
-              refresh: bool = False, known_row: Callable[[Verdict], Known | None] | None = None) -> dict[str, Any]:
+              refresh: bool = False, known_row: Callable[[Verdict], Known | None] | None = None,
+              cache: Path = CACHE) -> dict[str, Any]:
     """The calibration of ``backend``: from the cache when its key matches, else from a
     pass of ``CALIBRATION_CASES`` cases (derandomised: the same cases every time).
     Returns {"key", "cases", "features": {feature: {"row", "cases"}}, "cached"}."""
     known_row = known_row or match
-    path = cache_path(backend.name)
+    path = cache_path(backend.name, cache)
     key = cache_key(backend)
     with _locked(path):
-        stored = None if refresh else read_cache(backend.name)
+        stored = None if refresh else read_cache(backend.name, cache)
         if stored is not None and stored.get("key") == key:
             return {**stored, "cached": True}
         records: list[tuple[frozenset[str], str | None]] = []

@@ -22,12 +22,13 @@ from typing import Any
 
 from hypothesis import HealthCheck, Phase, seed, settings
 
-from reports.corpus import known_rows, rows_without_entry, save_finding
+from reports.corpus import CORPUS, Entry, known_rows, load_entries, rows_without_entry, save_finding
 from strategies import cases
 from strategies.cases import STRUCTURAL_FAMILIES
 from strategies.draws import ignore_local_constants
 from strategies.ops import OPS
 
+from .config import Config
 from .conformance import ConformanceFailure, Recorder, conformance_property
 from .known import SURVEY, Known, match, root_causes, row
 from .runner import Verdict, load_backend
@@ -62,7 +63,7 @@ def focus_ops(target: Known, backend_spec: str, findings: Path | None = None) ->
 
 
 def hunt(target: Known, backend_spec: str, *, examples: int = 1000, search_seed: int = 0,
-         worker: Worker | None = None, ops: tuple[str, ...] = ()) -> ConformanceFailure | None:
+         worker: Worker | None = None, ops: tuple[str, ...] = (), corpus: Path = CORPUS) -> ConformanceFailure | None:
     """The shrunk failure of ``backend_spec`` that ``target`` explains, or None when
     ``examples`` cases did not reach it; ``ops`` narrows the programs to those ops."""
     ignore_local_constants()  # the draws a pytest run makes (conftest.py)
@@ -73,7 +74,7 @@ def hunt(target: Known, backend_spec: str, *, examples: int = 1000, search_seed:
     def run_case(case: Any, options: dict[str, Any]) -> Verdict:
         return worker.run(backend_spec, case, options)
 
-    rows = known_rows()
+    rows = known_rows(corpus)
 
     def known_row(verdict: Verdict) -> Known | None:
         if verdict.outcome == "pass":
@@ -110,15 +111,16 @@ def search_order(target: Known) -> list[str]:
         sum(t for item, t in seconds.items() if item.split()[0] == b) or float("inf")))
 
 
-def find(row_id: str, backend_spec: str | None, examples: int, worker: Worker, findings: Path | None = None) -> bool:
+def find(row_id: str, backend_spec: str | None, examples: int, worker: Worker, findings: Path | None = None,
+         corpus: Path = CORPUS) -> bool:
     """Hunt the row's bug on its backends in turn; file the first shrunk failure as its entry."""
     target = row(row_id)
     for spec in [backend_spec] if backend_spec else search_order(target):
         # First among the ops the last survey saw the row on (far fewer cases to reach
         # it), then among every op.
         ops = focus_ops(target, spec, findings)
-        failure = hunt(target, spec, examples=examples, worker=worker, ops=ops) if ops else None
-        failure = failure or hunt(target, spec, examples=examples, worker=worker)
+        failure = hunt(target, spec, examples=examples, worker=worker, ops=ops, corpus=corpus) if ops else None
+        failure = failure or hunt(target, spec, examples=examples, worker=worker, corpus=corpus)
         if failure is None:
             print(f"{row_id}: not reached on {spec} in {examples} cases", flush=True)
             continue
@@ -127,7 +129,7 @@ def find(row_id: str, backend_spec: str | None, examples: int, worker: Worker, f
             return worker.run(spec, case, options)
 
         failure = simplified(failure, run_case)
-        print(f"{row_id}: {save_finding(failure, entry=row_id, row=row_id)}", flush=True)
+        print(f"{row_id}: {save_finding(failure, corpus, entry=row_id, row=row_id)}", flush=True)
         return True
     return False
 
@@ -141,10 +143,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--findings", type=Path, help="a run's findings.json: the ops of its examples of the row "
                         "narrow the search first")
     args = parser.parse_args(argv)
-    rows = args.rows or [k.id for k in rows_without_entry()]
+    corpus = Config.from_environment().corpus
+    rows = args.rows or [k.id for k in rows_without_entry(entries=[e for e in load_entries(corpus) if isinstance(e, Entry)])]
     worker = Worker(timeout=300)
     try:
-        found = sum(find(row_id, args.backend, args.examples, worker, args.findings) for row_id in rows)
+        found = sum(find(row_id, args.backend, args.examples, worker, args.findings, corpus) for row_id in rows)
     finally:
         worker.close()
     print(f"{found} of {len(rows)} rows found and filed")

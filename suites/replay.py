@@ -16,6 +16,7 @@ from pathlib import Path
 from reports.corpus import known_rows
 from strategies import case_from_json, to_source
 
+from .config import Config
 from .known import match, passed_or_rejected_cleanly
 from .runner import execute, load_backend
 from .worker import Worker
@@ -43,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         worker.close()
     else:
         verdict = execute(load_backend(args.backend), case, options)
-    known = match(verdict, known_rows())
+    known = match(verdict, known_rows(Config.from_environment().corpus))
     print(f"backend:  {verdict.backend}\noutcome:  {verdict.outcome} (stage {verdict.stage or '-'})")
     print(f"signature: {verdict.signature()}")
     if known is not None:

@@ -24,6 +24,7 @@ from strategies.ops import TensorType, TupleType
 from strategies.render import program_types
 
 from .backends.base import Backend, CompileContext, Contract, HarnessError
+from .config import Config
 from .oracle import Difference, compare, dtype_name
 
 __all__ = ["OUTCOMES", "Verdict", "execute", "load_backend", "BUILTIN_BACKENDS"]
@@ -49,8 +50,9 @@ BUILTIN_BACKENDS = {
 _loaded: dict[str, Backend] = {}
 
 
-def load_backend(spec: str) -> Backend:
-    """A built-in name (``tvm-ep``) or ``package.module:ClassName``; instances are cached."""
+def load_backend(spec: str, config: Config | None = None) -> Backend:
+    """A built-in name (``tvm-ep``) or ``package.module:ClassName``; instances are cached.
+    ``config``: the run's settings, handed to the adapter (``Backend.configure``)."""
     if spec not in _loaded:
         target = BUILTIN_BACKENDS.get(spec, spec)
         if ":" not in target:
@@ -67,6 +69,8 @@ def load_backend(spec: str) -> Backend:
         if not isinstance(backend, Backend):
             raise HarnessError(f"--backend {spec!r}: {target} is not a suites.backends.base.Backend")
         _loaded[spec] = backend
+    if config is not None:
+        _loaded[spec].configure(config)
     return _loaded[spec]
 
 

@@ -11,12 +11,23 @@ from __future__ import annotations
 import pytest
 
 from reports.corpus import CorpusError, known_rows, load_entries
+from suites.config import CONFIG
 from suites.known import match, passed_or_rejected_cleanly
 from suites.runner import load_backend
 
 
-def _params():
-    for item in load_entries():
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "entry" in metafunc.fixturenames:  # the run's corpus (--corpus, ROUNDTRIP_CORPUS)
+        metafunc.parametrize("entry", list(_params(metafunc.config.stash[CONFIG].corpus)))
+
+
+@pytest.fixture(scope="module")
+def rows(run_config):
+    return known_rows(run_config.corpus)
+
+
+def _params(corpus):
+    for item in load_entries(corpus):
         if isinstance(item, CorpusError):
             yield pytest.param(item, id=f"unreadable:{str(item).split(':')[0].split('/')[-2]}")
             continue
@@ -26,18 +37,17 @@ def _params():
         yield pytest.param(item, id=item.id, marks=marks)
 
 
-@pytest.mark.parametrize("entry", list(_params()))
-def test_corpus_entry(entry, run_case_for):
+def test_corpus_entry(entry, run_case_for, rows, run_config):
     if isinstance(entry, CorpusError):
         pytest.fail(str(entry))
     meta = entry.meta
-    backend = load_backend(meta["backend"])
+    backend = load_backend(meta["backend"], run_config)
     reason = backend.unavailable_reason()
     if reason:
         pytest.skip(reason)
     if meta["status"] == "unverified":
         pytest.skip("never checked on this frontend's hardware; the GPU job sets its status")
     verdict = run_case_for(meta["backend"])(entry.case, meta["options"])
-    assert passed_or_rejected_cleanly(verdict, match(verdict, known_rows())), (
+    assert passed_or_rejected_cleanly(verdict, match(verdict, rows)), (
         f"{entry.id}: {verdict.outcome}: {verdict.headline()}\n  signature {verdict.signature()}"
         f"\n  (recorded as {meta['signature']})")

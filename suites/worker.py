@@ -21,7 +21,8 @@ from typing import Any
 from strategies import Case, case_from_json, case_to_json
 
 from .backends.base import HarnessError
-from .runner import Verdict, load_backend, native_trigger
+from .config import Config
+from .runner import Verdict, execute, load_backend, native_trigger
 
 __all__ = ["Worker"]
 
@@ -35,7 +36,7 @@ def _quiet(log_path: str | None) -> None:
     os.dup2(fd, 2)
 
 
-def _serve(conn: Connection, log_path: str | None) -> None:
+def _serve(conn: Connection, log_path: str | None, config: Config | None) -> None:
     import logging
     import warnings
 
@@ -53,8 +54,6 @@ def _serve(conn: Connection, log_path: str | None) -> None:
     # fight the other workers for the cores.
     torch.set_num_threads(1)
     os.environ.setdefault("TVM_NUM_THREADS", "1")
-    from .runner import execute, load_backend
-
     conn.send(("ready", None))  # torch is imported: from here on, time counts against cases
     while True:
         request = conn.recv()
@@ -62,7 +61,7 @@ def _serve(conn: Connection, log_path: str | None) -> None:
             return
         backend_spec, case_json, options = request
         try:
-            verdict = execute(load_backend(backend_spec), case_from_json(case_json), options)
+            verdict = execute(load_backend(backend_spec, config), case_from_json(case_json), options)
             conn.send(("verdict", verdict.to_dict()))
         except BaseException as exc:  # a harness bug: reported as such, never as a finding
             conn.send(("harness-error", f"{exc!r}\n{traceback.format_exc()}"))
@@ -104,9 +103,11 @@ class Worker:
     startup_timeout = 300.0
 
     def __init__(self, *, timeout: float = 120.0, log_path: str | None = None,
-                 max_rss_growth: int = 1 << 30) -> None:
+                 max_rss_growth: int = 1 << 30, config: Config | None = None) -> None:
         self.timeout = timeout
         self.log_path = log_path
+        #: The run's settings, handed to the adapters in the worker process.
+        self.config = config
         #: A worker whose memory grew this much past its size after its first case is
         #: replaced before the next one: a leaking frontend cannot exhaust the machine.
         self.max_rss_growth = max_rss_growth
@@ -128,7 +129,7 @@ class Worker:
     def _start(self) -> None:
         context = _context()
         parent, child = context.Pipe()
-        self._process = context.Process(target=_serve, args=(child, self.log_path), daemon=True)
+        self._process = context.Process(target=_serve, args=(child, self.log_path, self.config), daemon=True)
         self._process.start()
         _LIVE.add(self)
         child.close()

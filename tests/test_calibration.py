@@ -87,18 +87,17 @@ def test_learn_picks_the_cause_not_what_rode_along():
 
 
 def test_a_clean_rejection_is_calibrated_away_cached_and_never_drawn(tmp_path, monkeypatch):
-    monkeypatch.setattr(calibration, "CACHE", tmp_path)
     backend = RejectsOrderedDict()
     run = lambda case, options: execute(backend, case, options)  # noqa: E731
-    learned = calibrate(backend, backend.name, run, known_row=table)
+    learned = calibrate(backend, backend.name, run, known_row=table, cache=tmp_path)
     assert not learned["cached"] and learned["cases"] == calibration.CALIBRATION_CASES
     # Only the cause: not the ops that rode along, not the ModelOutput (a crash: a bug).
     assert set(learned["features"]) == {"container:ordered_dict"}, learned["features"]
     assert learned["features"]["container:ordered_dict"]["row"] == "harness-no-ordered-dict"
     # The second time, from the cache; a new frontend version makes a new pass.
-    assert calibrate(backend, backend.name, run, known_row=table)["cached"]
+    assert calibrate(backend, backend.name, run, known_row=table, cache=tmp_path)["cached"]
     monkeypatch.setattr(RejectsOrderedDict, "version", lambda self: "harness 2")
-    assert not calibrate(backend, backend.name, run, known_row=table)["cached"]
+    assert not calibrate(backend, backend.name, run, known_row=table, cache=tmp_path)["cached"]
 
     @settings(max_examples=200, database=None, deadline=None, suppress_health_check=list(HealthCheck))
     @given(cases(exclude=learned["features"]))

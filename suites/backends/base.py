@@ -145,6 +145,10 @@ class Backend:
     packages: ClassVar[tuple[str, ...]] = ()
     #: Where the frontend's bugs are filed (owner/name on GitHub), for search terms.
     tracker: ClassVar[str] = "pytorch/pytorch"
+
+    def configure(self, config: Any) -> None:
+        """Take the run's settings (a ``suites.config.Config``) that concern this frontend."""
+
     def unavailable_reason(self) -> str | None:
         """Why this backend cannot run here, or ``None`` when it can."""
         missing = missing_modules(*self.requires)

@@ -6,13 +6,12 @@
   every container comes back as a TVM Array.
 - ``tvm-dynamo``: ``torch.compile(backend=relax_dynamo())``. Dynamo keeps the pytree.
 
-The target comes from ``ROUNDTRIP_TVM_TARGET`` (``llvm`` by default, ``cuda`` on the
-GPU job; set by ``pytest --tvm-target``). Tensors cross over through DLPack.
+The target is the run's ``tvm_target`` (``--tvm-target`` or ``ROUNDTRIP_TVM_TARGET``:
+``llvm`` by default, ``cuda`` on the GPU job). Tensors cross over through DLPack.
 """
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import torch
@@ -21,15 +20,7 @@ from torch.utils import _pytree as pytree
 
 from .base import Backend, CompileContext, Contract, Recipe
 
-__all__ = ["TvmDynamo", "TvmExportedProgram", "TvmFx", "tvm_target"]
-
-
-def tvm_target() -> str:
-    return os.environ.get("ROUNDTRIP_TVM_TARGET", "llvm")
-
-
-def _torch_device() -> torch.device:
-    return torch.device("cuda" if tvm_target().startswith("cuda") else "cpu")
+__all__ = ["TvmDynamo", "TvmExportedProgram", "TvmFx"]
 
 
 def to_torch(value):
@@ -53,38 +44,46 @@ class _TvmBackend(Backend):
     requires = ("tvm",)
     distribution = "apache-tvm"
     tracker = "apache/tvm"
+    #: TVM's target string (``configure``).
+    target = "llvm"
+
+    def configure(self, config: Any) -> None:
+        self.target = config.tvm_target
+
+    def _torch_device(self) -> torch.device:
+        return torch.device("cuda" if self.target.startswith("cuda") else "cpu")
 
     def unavailable_reason(self) -> str | None:
         reason = super().unavailable_reason()
-        if reason is None and _torch_device().type == "cuda" and not torch.cuda.is_available():
-            reason = f"{self.name}: target {tvm_target()!r} needs a CUDA GPU, and torch sees none"
+        if reason is None and self._torch_device().type == "cuda" and not torch.cuda.is_available():
+            reason = f"{self.name}: target {self.target!r} needs a CUDA GPU, and torch sees none"
         return reason
 
     def _device(self) -> Any:
         import tvm
 
-        return tvm.cuda(0) if _torch_device().type == "cuda" else tvm.cpu(0)
+        return tvm.cuda(0) if self._torch_device().type == "cuda" else tvm.cpu(0)
 
     def _build(self, ctx: CompileContext, mod: Any) -> Any:
         import tvm
         from tvm import relax
 
         with ctx.stage("build"):
-            executable = relax.build(mod, target=tvm.target.Target(tvm_target()))
+            executable = relax.build(mod, target=tvm.target.Target(self.target))
             return relax.VirtualMachine(executable, self._device())
 
     def _to_tvm(self, value: Any) -> Any:
         import tvm
 
-        return tvm.runtime.from_dlpack(value.detach().to(_torch_device()).contiguous())
+        return tvm.runtime.from_dlpack(value.detach().to(self._torch_device()).contiguous())
 
     def _recipe_build(self, imported: str, options: dict[str, Any]) -> list[tuple[str, str]]:
-        device = "tvm.cuda(0)" if _torch_device().type == "cuda" else "tvm.cpu()"
+        device = "tvm.cuda(0)" if self._torch_device().type == "cuda" else "tvm.cpu()"
         lines = [f"mod = {imported}"]
         if options.get("keep_params_as_input"):
             lines.append("mod, params = relax.frontend.detach_params(mod)")
         return [("import", "\n".join(lines)),
-                ("build", f"vm = relax.VirtualMachine(relax.build(mod, target={tvm_target()!r}), {device})")]
+                ("build", f"vm = relax.VirtualMachine(relax.build(mod, target={self.target!r}), {device})")]
 
     @staticmethod
     def _recipe_params(options: dict[str, Any]) -> str:
@@ -111,9 +110,9 @@ class _TvmBackend(Backend):
         return mod, list(params.get("main", []))
 
 
-def _on_device() -> str:
+def _on_device(backend: _TvmBackend) -> str:
     """The reproducer's line that moves the inputs to the target's device, if not the CPU."""
-    return "inputs = [t.cuda().contiguous() for t in inputs]\n" if _torch_device().type == "cuda" else ""
+    return "inputs = [t.cuda().contiguous() for t in inputs]\n" if backend._torch_device().type == "cuda" else ""
 
 
 def _keywords(options: dict[str, Any]) -> str:
@@ -141,7 +140,7 @@ class TvmExportedProgram(_TvmBackend):
         return Recipe((
             ("export", "exported = torch.export.export(model, args, kwargs)"),
             *self._recipe_build(f"from_exported_program(exported{_keywords(options)})", options),
-            ("run", "inputs = tree_flatten_spec((args, kwargs), exported.call_spec.in_spec)\n" + _on_device() +
+            ("run", "inputs = tree_flatten_spec((args, kwargs), exported.call_spec.in_spec)\n" + _on_device(self) +
                     f"raw = to_torch(vm['main'](*map(tvm.runtime.from_dlpack, inputs){self._recipe_params(options)}))\n"
                     "actual = reassemble(raw, exported.call_spec.out_spec)[0]  # flat: re-assembled as a user would"),
         ), _tvm_imports("from_exported_program", "from torch.fx._pytree import tree_flatten_spec",
@@ -187,7 +186,7 @@ class TvmFx(_TvmBackend):
                       "inputs = [*args, *kwargs.values()]  # the placeholders: forward's parameters, in order"),
             *self._recipe_build("from_fx(graph_module, [(tuple(t.shape), str(t.dtype)[6:]) for t in inputs]"
                                 f"{_keywords(options)})", options),
-            ("run", _on_device() + "actual = to_torch(vm['main'](*map(tvm.runtime.from_dlpack, inputs)"
+            ("run", _on_device(self) + "actual = to_torch(vm['main'](*map(tvm.runtime.from_dlpack, inputs)"
                     f"{self._recipe_params(options)}))"),
         ), _tvm_imports("from_fx"), (to_torch,))
 
@@ -230,11 +229,11 @@ class TvmDynamo(_TvmBackend):
         from tvm.relax.frontend.torch import relax_dynamo
 
         torch._dynamo.reset()  # no cache or recompile limit carried over between cases
-        model = ctx.model.to(_torch_device())
+        model = ctx.model.to(self._torch_device())
         return torch.compile(model, backend=relax_dynamo(), fullgraph=False)
 
     def run(self, compiled: Any, ctx: CompileContext) -> Any:
-        device = _torch_device()
+        device = self._torch_device()
         args = pytree.tree_map(lambda t: t.to(device), ctx.args)
         kwargs = pytree.tree_map(lambda t: t.to(device), ctx.kwargs)
         # torch.compile compiles lazily, on the first call.

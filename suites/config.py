@@ -1,0 +1,86 @@
+"""A run's configuration, resolved once and passed to what needs it.
+
+Every setting is a command-line option; an environment variable, where it has one, is
+an alias of that option (the option wins). pytest resolves it in ``pytest_configure``
+(``conftest.py``, stored in ``config.stash[CONFIG]``); a tool run as ``python -m ...``
+resolves it from its environment with ``Config.from_environment()``. Nothing reads the
+environment at import time and nothing writes it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+__all__ = ["ALIASES", "CONFIG", "ROOT", "Config"]
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Setting -> the environment variable that is its alias.
+ALIASES = {
+    "profile": "ROUNDTRIP_PROFILE",
+    "max_examples": "ROUNDTRIP_MAX_EXAMPLES",
+    "reports": "ROUNDTRIP_REPORTS",
+    "corpus": "ROUNDTRIP_CORPUS",
+    "cache": "ROUNDTRIP_CACHE",
+    "tvm_target": "ROUNDTRIP_TVM_TARGET",
+}
+
+
+@dataclass(frozen=True)
+class Config:
+    """The settings of one run (``CONFIG`` holds it in pytest's ``config.stash``)."""
+
+    #: Hypothesis profile (``--hypothesis-profile``): dev, ci or nightly.
+    profile: str = "dev"
+    #: Cases per backend over the profile's own (``--max-examples``); None = the profile's.
+    max_examples: int | None = None
+    #: Where a run leaves its reports (``--reports``).
+    reports: Path = ROOT / "reports" / "latest"
+    #: The regression corpus a run reads and files into (``--corpus``).
+    corpus: Path = ROOT / "reports" / "corpus"
+    #: Calibration caches (``--cache``).
+    cache: Path = ROOT / ".roundtrip"
+    #: TVM's target for the tvm-* backends (``--tvm-target``).
+    tvm_target: str = "llvm"
+
+    @classmethod
+    def resolve(cls, options: Mapping[str, Any], environ: Mapping[str, str]) -> Config:
+        """Each setting from its option when given (not None), else from its variable when
+        set (not empty), else the default."""
+        values: dict[str, Any] = {}
+        for f in fields(cls):
+            given = options.get(f.name)
+            if given is None and environ.get(ALIASES[f.name]):
+                given = environ[ALIASES[f.name]]
+            if given is not None:
+                values[f.name] = _typed(f.name, given)
+        return cls(**values)
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str] | None = None) -> Config:
+        """For a tool run outside pytest: the variables alone."""
+        return cls.resolve({}, os.environ if environ is None else environ)
+
+
+def _typed(name: str, value: Any) -> Any:
+    if name == "max_examples":
+        try:
+            number = int(value)
+        except ValueError:
+            raise ValueError(f"{ALIASES[name]} / --max-examples: {value!r} is not a whole number") from None
+        if number < 1:
+            raise ValueError(f"{ALIASES[name]} / --max-examples: {value!r} is not at least 1")
+        return number
+    if name in ("reports", "corpus", "cache"):
+        return Path(value).resolve()
+    return str(value)
+
+
+#: Where pytest keeps the run's ``Config``: ``request.config.stash[CONFIG]``.
+CONFIG = pytest.StashKey[Config]()
