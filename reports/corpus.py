@@ -42,6 +42,7 @@ from suites.config import Config
 from suites.conformance import ConformanceFailure
 from suites.known import KNOWN, TRT, Known, SignatureOnly, row
 from suites.runner import load_backend
+from suites.signature import Signature
 from suites.simplify import simplified, simplify
 from suites.versions import versions
 from suites.worker import Worker
@@ -303,8 +304,8 @@ def _quiet(output: str) -> str:
 
 def _expected_error(meta: dict[str, Any]) -> str:
     """The error type a crash entry recorded (``backend/stage/crash/Type: ...``)."""
-    what = meta["signature"].split("/", 3)[-1]
-    return what.split(":", 1)[0] if meta["outcome"] != "mismatch" and ":" in what else ""
+    signature = Signature.parse(meta["signature"])
+    return signature.what.split(":", 1)[0] if meta["outcome"] != "mismatch" and ":" in signature.what else ""
 
 
 def _last_error(output: str) -> str:
@@ -322,10 +323,10 @@ def _last_error(output: str) -> str:
 
 def search_terms(meta: dict[str, Any], tracker: str) -> list[str]:
     """Queries for the tracker's issue search that would find this bug if it is on file."""
-    what = meta["signature"].split("/", 3)[-1]
+    what = Signature.parse(meta["signature"]).what
     ops = " ".join(meta.get("ops") or ())
     if meta["outcome"] == "mismatch":
-        words = re.sub(r"torch\.|@[\w.]+|->|[:()]", " ", what)
+        words = re.sub(r"torch\.|->|[:()]", " ", what)
         words = " ".join(w for w in words.split() if w not in ("values", "state"))
     else:
         message = what.split(":", 1)[-1]

@@ -20,6 +20,7 @@ from strategies import Case, Input, containers, materialize
 from strategies.render import _SUPPORT, class_source, input_source
 from suites.backends.base import Backend, Contract
 from suites.oracle import TOLERANCES
+from suites.signature import Signature
 
 __all__ = ["reproducer_source", "title"]
 
@@ -31,8 +32,9 @@ _WEIGHT_LITERAL_MAX = 16
 def title(meta: dict[str, Any]) -> str:
     """One line that names the op and the effect: ``relu: float32 NaN lost (tvm-ep)``."""
     ops = ", ".join(meta.get("ops") or ()) or "no op"
-    effect = meta["signature"].split("/", 3)[-1]
-    effect = re.sub(r" @[\w.]+$", "", effect)  # the op is named first
+    signature = Signature.parse(meta["signature"])
+    # An op is named first; what a process that died ran (``cumsum on int32``) is kept.
+    effect = signature.what + ("" if re.fullmatch(r"[\w.]*", signature.op) else f" @{signature.op}")
     effect = effect if len(effect) <= 100 else effect[:99] + "…"
     return f"{ops}: {effect} ({meta['backend']})"
 

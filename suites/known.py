@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .runner import Verdict
+from .signature import WRAPPER, Signature
 
 __all__ = ["KNOWN", "SURVEY", "TRT", "Known", "SignatureOnly", "counted_outcome", "match", "passed_or_rejected_cleanly",
            "root_causes", "row"]
@@ -60,11 +61,10 @@ class Known:
     def matches(self, verdict: Verdict) -> bool:
         if self.backends != ("*",) and verdict.backend not in self.backends:
             return False
-        signature = verdict.signature()  # computed once: this runs for every row on every case
+        signature = verdict.as_signature()  # computed once: this runs for every row on every case
         # relax_dynamo and the like import and build inside dynamo's backend call: an error
         # wrapped in BackendCompilerFailed is matched on the inner error, at any stage.
-        wrapped = signature.split("/", 3)[-1].startswith("BackendCompilerFailed: ")
-        if self.stages and verdict.stage not in self.stages and not wrapped:
+        if self.stages and verdict.stage not in self.stages and not signature.wrapped:
             return False
         if self.kind == "unsupported" and verdict.outcome not in ("crash", "unsupported") and not (
                 verdict.outcome == "mismatch" and _only_lost_mutations(verdict)):
@@ -72,11 +72,9 @@ class Known:
         if self.note and not any(re.search(self.note, n) for n in verdict.notes):
             return False
         signatures = [signature]
-        if wrapped:  # as if the stage inside the backend call had raised the inner error
-            _, _, inner = signature.partition("/crash/BackendCompilerFailed: ")
-            signatures = [f"{verdict.backend}/{stage}/crash/{inner}"
-                          for stage in self.stages or (verdict.stage, "import", "build", "run")]
-        return any(re.search(self.pattern, s) for s in signatures)
+        if signature.wrapped:  # as if the stage inside the backend call had raised the inner error
+            signatures = [signature.unwrapped(stage) for stage in self.stages or (verdict.stage, "import", "build", "run")]
+        return any(re.search(self.pattern, str(s)) for s in signatures)
 
 
 #: A mutation never applied: the state left as it was, or a later read of it returning
@@ -597,17 +595,16 @@ def row(row_id: str) -> Known:
     return found
 
 
-def _cause(signature: str) -> tuple[str, str]:
+def _cause(signature: Signature) -> tuple[str, str]:
     """(what failed, the op) of a signature: the error type of a crash (the inner error
     of a wrapper) with its op when a native crash names one; the difference kind of a
     mismatch with the op of the differing leaf."""
-    what = signature.split("/", 3)[-1]
-    op = what.rsplit(" @", 1)[1].split(" on ")[0] if " @" in what else ""
-    if "/mismatch/" in signature:  # the kind: dtype, values, shape, state ... (the dtypes may vary)
+    op = signature.trigger
+    if signature.outcome == "mismatch":  # the kind: dtype, values, shape, state ... (the dtypes may vary)
         if op in ("buffer_update", "input_update", "counter"):  # state, or a later read of it: not updated
             return "mutation not applied", op
-        return re.sub(r" @.*$", "", what).split(":")[0].removesuffix(" 0-d"), op
-    return what.removeprefix("BackendCompilerFailed: ").split(":", 1)[0], op
+        return signature.what.split(":")[0].removesuffix(" 0-d"), op
+    return signature.what.removeprefix(WRAPPER).split(":", 1)[0], op
 
 
 def root_causes(row: Known, verdicts: list[dict[str, Any]]) -> dict[tuple[str, str], list[str]]:
@@ -616,10 +613,9 @@ def root_causes(row: Known, verdicts: list[dict[str, Any]]) -> dict[tuple[str, s
     has one failure, and, if it names ops at all, names every op it matches."""
     found: dict[tuple[str, str], list[str]] = {}
     for v in verdicts:
-        stage, outcome = v["signature"].split("/")[1:3]
-        verdict = SignatureOnly(v["backend"], outcome, stage, v.get("notes", []), v["signature"])
+        verdict = SignatureOnly.recorded(v["signature"], v["backend"], v.get("notes", []))
         if row.matches(verdict):
-            found.setdefault(_cause(v["signature"]), []).append(v["signature"])
+            found.setdefault(_cause(verdict.as_signature()), []).append(v["signature"])
     return found
 
 
@@ -634,8 +630,18 @@ class SignatureOnly:
     _signature: str
     differences: tuple = ()
 
+    @classmethod
+    def recorded(cls, signature: str, backend: str, notes: list[str]) -> SignatureOnly:
+        """A verdict recorded by its signature (a survey's, an entry's), with the outcome
+        it was counted as."""
+        parts = Signature.parse(signature)
+        return cls(backend, parts.outcome, parts.stage, notes, signature)
+
     def signature(self) -> str:
         return self._signature
+
+    def as_signature(self) -> Signature:
+        return Signature.parse(self._signature)
 
 
 def _snapshot(findings: Path) -> None:

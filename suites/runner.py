@@ -26,6 +26,7 @@ from strategies.render import program_types
 from .backends.base import Backend, CompileContext, Contract, HarnessError
 from .config import Config
 from .oracle import Difference, compare, dtype_name
+from .signature import Signature
 
 __all__ = ["OUTCOMES", "Verdict", "execute", "load_backend", "BUILTIN_BACKENDS"]
 
@@ -128,9 +129,14 @@ class Verdict:
         return f"{self.error_type}: {first[:240]}"
 
     def signature(self) -> str:
-        """backend/stage/outcome/what: one string per distinct bug. A comparison's
-        differences name it whatever the outcome (lost mutations a frontend documents
-        that it drops are ``unsupported``, and still differences)."""
+        """``backend/stage/outcome/what @op``: one string per distinct bug (the key of
+        reports, the corpus and the known table's patterns)."""
+        return str(self.as_signature())
+
+    def as_signature(self) -> Signature:
+        """The signature as data. A comparison's differences name it whatever the outcome
+        (lost mutations a frontend documents that it drops are ``unsupported``, and still
+        differences)."""
         if self.outcome == "mismatch" or self.differences:
             d = self.differences[0] if self.differences else {"kind": "?", "expected": "", "actual": ""}
             d = self.root.get("difference", d)
@@ -142,10 +148,10 @@ class Verdict:
                 what += f" {d['special']}"  # NaN lost, 0-d, ...: a class of its own
             if d["path"].startswith("state."):  # a buffer or an input after the call
                 what = f"state {what}"
-            what = re.sub(r"\(.*\)", "", what) + (f" @{self.leaf_op}" if self.leaf_op else "")
+            what = re.sub(r"\(.*\)", "", what)
         else:
-            what = self.error_pattern() + (f" @{self.leaf_op}" if self.leaf_op else "")
-        return f"{self.backend}/{self.stage}/{self.outcome}/{what}"
+            what = self.error_pattern()
+        return Signature(self.backend, self.stage, self.outcome, what, self.leaf_op)
 
 
 def native_trigger(case: Case) -> str:

@@ -19,7 +19,7 @@ PACKAGES = ("strategies", "suites", "reports")
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # The packages' __init__ modules: empty markers, and strategies' facade over its submodules.
     ("generation", ("strategies", "strategies.*", "suites", "suites.backends", "reports", "tests")),
-    ("shared types and settings", ("suites.backends.base", "suites.oracle", "suites.verdict", "suites.config",
+    ("shared types and settings", ("suites.backends.base", "suites.oracle", "suites.signature", "suites.config",
                                    "suites.database", "suites.schedule")),
     ("execution", ("suites.runner", "suites.worker", "suites.versions", "suites.backends.*")),
     ("judgement", ("suites.known",)),
