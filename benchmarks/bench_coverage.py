@@ -1,6 +1,6 @@
 """How much of the op x dtype space a nightly run's draws meet, per backend.
 
-    python benchmarks/bench_coverage.py [--n 2000] [--backend NAME ...] [--seed-random] [--fresh-only]
+    python benchmarks/bench_coverage.py [--n 2000] [--backend NAME ...] [--seed-random] [--fresh-only] [--write-docs]
 
 Draws ``--n`` cases (default 2000, a nightly run's budget per backend) the way the run
 draws them: ``strategies.cases(exclude=E)`` inside one ``@given(st.data())`` test,
@@ -14,7 +14,9 @@ Only the drawing runs: no frontend is called.
 Prints, per backend: the op x dtype pairs the generator admits after calibration
 (``strategies.admitted_pairs``), how many the cases' outputs need at least once
 (``strategies.op_dtype_pairs``, the pairs a run's summary counts), the share, the time
-the draws took, and 20 admitted pairs never met.
+the draws took, and 20 admitted pairs never met. ``--write-docs`` writes that, stamped,
+into its section of ``docs/benchmarks.md`` (``bench_coverage``, or
+``bench_coverage-fresh-only`` for the diagnostic; ``benchmarks/docs_section.py``).
 """
 
 from __future__ import annotations
@@ -32,9 +34,11 @@ import torch  # noqa: E402
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from benchmarks.docs_section import Measurement, capture  # noqa: E402
 from strategies import admitted_pairs, cases, op_dtype_pairs  # noqa: E402
 from strategies.draws import ignore_local_constants  # noqa: E402
 from suites.calibration import cache_key, cache_path, read_cache  # noqa: E402
+from suites.config import Config  # noqa: E402
 from suites.runner import load_backend  # noqa: E402
 
 ignore_local_constants()  # the draws the suite makes (conftest.py does the same)
@@ -68,11 +72,12 @@ def draw_pairs(n: int, exclude: list[str], *, derandomize: bool) -> tuple[set[st
 
 def _calibrated_away(name: str) -> tuple[list[str], str]:
     """(the features the backend's cached calibration leaves out, where they came from)."""
-    stored = read_cache(name)
+    cache = Config.from_environment().cache
+    stored = read_cache(name, cache)
     if stored is None:
-        return [], f"no calibration cache at {cache_path(name)}: nothing left out"
+        return [], f"no calibration cache at {cache_path(name, cache)}: nothing left out"
     features = sorted(stored.get("features", {}))
-    note = f"calibration cache {cache_path(name)} ({stored.get('cases', '?')} cases): {len(features)} features left out"
+    note = f"calibration cache {cache_path(name, cache)} ({stored.get('cases', '?')} cases): {len(features)} features left out"
     try:
         current = cache_key(load_backend(name))
     except Exception as exc:  # noqa: BLE001 - a frontend not installed here: say so, use the cache
@@ -91,7 +96,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--fresh-only", action="store_true",
                         help="a diagnostic, not how a run draws: every case drawn afresh, with Hypothesis's "
                              "span-copy mutations of earlier cases turned off")
+    parser.add_argument("--write-docs", action="store_true",
+                        help="also write the results, stamped, into their section of docs/benchmarks.md")
     options = parser.parse_args(argv)
+    measurement = Measurement(__file__, sys.argv[1:] if argv is None else argv)
+    with capture() as printed:
+        _measure(options)
+    if options.write_docs:
+        name, title = (("bench_coverage-fresh-only", "Op x dtype coverage with fresh draws only (a diagnostic)")
+                       if options.fresh_only else ("bench_coverage", "Op x dtype coverage of a nightly run's draws"))
+        measurement.write(name, title, printed.getvalue())
+
+
+def _measure(options: argparse.Namespace) -> None:
     if options.fresh_only:
         # Hypothesis's engine follows each freshly drawn case with up to six mutations of
         # it (copying one span's choices over another of the same label): in a 2000-case

@@ -1,13 +1,13 @@
 """How deep the generator's programs go, and how its cost compares with the frontend
 work it feeds.
 
-    python benchmarks/bench_generator.py [--n 1000] [--seed-random]
+    python benchmarks/bench_generator.py [--n 1000] [--seed-random] [--write-docs]
 
 Draws ``--n`` cases at default settings, as a run draws them (inside a ``@given`` test,
 so the engine's mutations of earlier cases are among them), and reports how deep their
 programs go (``strategies.cases.chain_depth``: the most computing ops on one path from
 an input to a result, 0 for a case that computes nothing; and the values the output
-needs, ``Case.pruned``), checked against the aims: median depth at least 3, at least 60%
+needs, ``Case.pruned``), checked against targets: median depth at least 3, at least 60%
 of cases two or more ops deep, 10-20% computing nothing, a draw under 10 ms. Then the
 median time to draw one
 (``data.draw(cases())`` alone, timed inside a ``@given`` test so Hypothesis's own
@@ -16,6 +16,8 @@ per-example bookkeeping is left out), to materialize it (module and inputs), and
 the process's one-time import and initialisation cost), with the ratio
 (draw + materialize) / export of the medians: how the generator's cost per case
 compares with the cheapest frontend step a conformance run makes per case.
+``--write-docs`` writes what it printed, stamped, into its section of
+``docs/benchmarks.md`` (``benchmarks/docs_section.py``).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ import torch  # noqa: E402
 from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from benchmarks.docs_section import Measurement, capture  # noqa: E402
 from strategies import Case, Input, Ref, Value, cases, materialize  # noqa: E402
 from strategies.cases import chain_depth  # noqa: E402
 from strategies.draws import ignore_local_constants  # noqa: E402
@@ -98,7 +101,7 @@ def print_depths(drawn: list[Case], draw_s: list[float]) -> None:
     print("|---|" + "---:|" * 9)
     print("| cases (%) | " + " | ".join(f"{100 * counts[d] / n:.1f}" for d in range(9)) + " |")
     needed = [len(case.pruned().values) for case in drawn]
-    aims = [
+    targets = [
         ("median chain depth", statistics.median(depths), ">= 3", statistics.median(depths) >= 3),
         ("cases two or more ops deep", f"{100 * sum(d >= 2 for d in depths) / n:.1f}%", ">= 60%",
          sum(d >= 2 for d in depths) >= 0.6 * n),
@@ -108,9 +111,9 @@ def print_depths(drawn: list[Case], draw_s: list[float]) -> None:
     print()
     print(f"values the output needs: median {statistics.median(needed)}, mean {statistics.mean(needed):.2f}")
     print()
-    print("| aim | measured | wanted | met |")
+    print("| target | measured | wanted | met |")
     print("|---|---:|---|---|")
-    for name, measured, wanted, met in aims:
+    for name, measured, wanted, met in targets:
         print(f"| {name} | {measured} | {wanted} | {'yes' if met else 'NO'} |")
     print()
 
@@ -119,8 +122,17 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=1000, help="cases to draw (default 1000)")
     parser.add_argument("--seed-random", action="store_true", help="random draws instead of derandomized ones")
+    parser.add_argument("--write-docs", action="store_true",
+                        help="also write the results, stamped, into their section of docs/benchmarks.md")
     options = parser.parse_args(argv)
+    measurement = Measurement(__file__, sys.argv[1:] if argv is None else argv)
+    with capture() as printed:
+        _measure(options)
+    if options.write_docs:
+        measurement.write("bench_generator", "Generator: program depth and cost", printed.getvalue())
 
+
+def _measure(options: argparse.Namespace) -> None:
     _warm_up()
     drawn, draw_s = draw_cases(options.n, derandomize=not options.seed_random)
     materialize_s: list[float] = []

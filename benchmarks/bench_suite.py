@@ -1,7 +1,7 @@
 """What the suite costs and what it finds per minute, measured on this machine.
 
     python benchmarks/bench_suite.py [--only throughput,shrink,detection,precision,parallel,repeat,campaign]
-                                     [--n 300] [--backend NAME ...] [--seeds 3] [--minutes 15]
+                                     [--n 300] [--backend NAME ...] [--seeds 3] [--minutes 15] [--write-docs]
 
 Sections (all by default):
 
@@ -29,6 +29,10 @@ Sections (all by default):
   table knows as a bug, knows as unsupported, or does not know), outcome counts and cases
   per minute. The search power of a generator change, measured. Calibration
   (``suites.calibration``) runs first, inside the budget (``--no-calibration``: off).
+
+``--write-docs`` writes each part it ran, stamped, into that part's own section of
+``docs/benchmarks.md`` (``bench_suite-<part>``; ``benchmarks/docs_section.py``): the
+other parts' sections are left as they are.
 """
 
 from __future__ import annotations
@@ -53,6 +57,8 @@ import hypothesis  # noqa: E402
 import torch  # noqa: E402
 from hypothesis import HealthCheck, Phase, seed, settings  # noqa: E402
 
+from benchmarks.docs_section import Measurement, capture  # noqa: E402
+from reports.corpus import known_rows  # noqa: E402
 from strategies import Case, Input, Ref, Value, materialize  # noqa: E402
 from strategies.draws import ignore_local_constants  # noqa: E402
 from suites.backends.base import CompileContext  # noqa: E402
@@ -62,6 +68,8 @@ from suites.runner import execute, load_backend  # noqa: E402
 from suites.worker import Worker  # noqa: E402
 
 ignore_local_constants()  # the draws the suite makes (conftest.py does the same)
+#: What a verdict is matched against, as the suite does: the table and the open corpus entries.
+ROWS = known_rows()
 
 CPU_BACKENDS = ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo", "inductor", "onnx", "openvino")
 SECTIONS = ("throughput", "shrink", "detection", "precision", "parallel", "repeat", "campaign")
@@ -177,7 +185,7 @@ def shrink(seeds: int) -> None:
                 return None
             # Only the hidden bug may fail the search: a finding new to the table is
             # set down (and reported below) but does not take over the shrink.
-            found = match(verdict)
+            found = match(verdict, ROWS)
             if found is None:
                 others.add(verdict.signature())
             return found or Known("new", ("*",), "bug", "", "")
@@ -244,7 +252,7 @@ def _float64_counts(backend: Any, n: int) -> tuple[dict[str, int], set[str]]:
             counts["pass"] += 1
         elif "/mismatch/values: float64" in verdict.signature():
             counts["float64"] += 1
-            known = match(verdict)
+            known = match(verdict, ROWS)
             rows.add(known.id if known else "NEW")
         else:
             counts["other"] += 1
@@ -312,7 +320,7 @@ def _campaign_run(spec: str, seconds: float, calibrated: bool) -> tuple[int, Cou
         verdict = worker.run(spec, case, options)
         outcomes[verdict.outcome] += 1
         if verdict.outcome != "pass":
-            row = match(verdict)
+            row = match(verdict, ROWS)
             signatures.setdefault(verdict.signature(), f"{row.kind}: {row.id}" if row else "new")
         return verdict
 
@@ -367,31 +375,37 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seeds", type=int, default=3, help="seeds per search for shrink/detection (default 3)")
     parser.add_argument("--no-calibration", action="store_true", help="campaign: draw everything")
     parser.add_argument("--minutes", type=float, default=15, help="wall clock per backend for campaign (default 15)")
+    parser.add_argument("--write-docs", action="store_true",
+                        help="also write each part's results, stamped, into its section of docs/benchmarks.md")
     options = parser.parse_args(argv)
     backends = options.backend or [b for b in CPU_BACKENDS if not load_backend(b).unavailable_reason()]
+    frontends = ", ".join(dict.fromkeys(load_backend(b).version() for b in backends))
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs; Python {platform.python_version()}, "
-          f"torch {torch.__version__}, hypothesis {hypothesis.__version__}; "
-          + ", ".join(load_backend(b).version() for b in backends))
+          f"torch {torch.__version__}, hypothesis {hypothesis.__version__}; {frontends}")
     only = options.only.split(",")
     # The generator's one-time costs (Hypothesis's strategy set-up, the dtype/shape
     # caches) are paid once per pytest process, not per backend: paid here up front.
     from benchmarks.bench_generator import draw_cases
 
     draw_cases(100, derandomize=True)
-    if "throughput" in only:
-        throughput(backends, options.n)
-    if "shrink" in only:
-        shrink(options.seeds)
-    if "detection" in only:
-        detection(options.seeds)
-    if "precision" in only:
-        precision(backends, options.n)
-    if "parallel" in only:
-        parallel(backends)
-    if "repeat" in only:
-        repeat(backends)
-    if "campaign" in only:
-        campaign(backends, options.minutes, not options.no_calibration)
+    parts = {
+        "throughput": lambda: throughput(backends, options.n),
+        "shrink": lambda: shrink(options.seeds),
+        "detection": lambda: detection(options.seeds),
+        "precision": lambda: precision(backends, options.n),
+        "parallel": lambda: parallel(backends),
+        "repeat": lambda: repeat(backends),
+        "campaign": lambda: campaign(backends, options.minutes, not options.no_calibration),
+    }
+    for part in SECTIONS:
+        if part not in only:
+            continue
+        measurement = Measurement(__file__, sys.argv[1:] if argv is None else argv)
+        with capture() as printed:
+            parts[part]()
+        if options.write_docs:
+            heading, _, body = printed.getvalue().strip().partition("\n")
+            measurement.write(f"bench_suite-{part}", heading.lstrip("# "), f"Frontends: {frontends}.\n\n{body.strip()}")
 
 
 if __name__ == "__main__":

@@ -216,7 +216,7 @@ KNOWN: tuple[Known, ...] = (
           "no bfloat16)."),
     Known("tvm-fx-python-bool-as-int", ("tvm-fx",), "bug", r"leaf_type: bool \w+ -> int",
           "A Python bool output comes back as an int."),
-    # -- TVM: found by the value domains and state (issue #11) -----------------------------------
+    # -- TVM: found by the value domains and state --------------------------------------------
     Known("tvm-ep-mutations-dropped", ("tvm-ep",), "unsupported", r"/mismatch/state mutation_lost( 0-d)? @",
           "Buffer and input mutations are not written back, as documented: from_exported_program returns only the "
           "user outputs ('Only user-facing outputs should be returned', exported_program_translator.py, "
@@ -250,7 +250,7 @@ KNOWN: tuple[Known, ...] = (
           r"|the second input shape at dim N is T\.intN\(-N\))",
           "x.narrow(dim, start, length) is converted as a slice from start to `length` (an end index): wrong values "
           "where start > 0, a build failure where length < start, and a negative dim seen by the next op."),
-    # -- TVM: found by the program generator (issue #10) ---------------------------------------
+    # -- TVM: found by the program generator ------------------------------------------------
     Known("tvm-unary-float-op-int-input", TVM, "bug",
           r"TypeError: ir\.Op\(relax\.\w+\) requires the input tensor to have float dtype",
           "A unary float function (log, log1p, sigmoid, cos, erf, ...) of an int or bool tensor fails the import: "
@@ -260,7 +260,7 @@ KNOWN: tuple[Known, ...] = (
           r"/mismatch/dtype: torch\.float32 -> torch\.(int\d+|uint8|bool) @(div|div_scalar|true_div)",
           "True division of integers or bools (`torch.div(a, b)`, `2 / x`, `mask / 1`) comes back integer or bool: "
           "PyTorch returns float32 (true division promotes to the default float). Silently wrong dtype and values."),
-    # -- TVM: found by the size class and the NaN classes (issue #14) ----------------------------
+    # -- TVM: found by the size class and the NaN classes -------------------------------------
     Known("tvm-max-min-nan-lost", TVM, "bug", r"/mismatch/values: \w+ NaN lost @(relu|clamp|maximum|minimum)$",
           "relu, clamp, maximum and minimum turn NaN into a number in every float dtype: relu(NaN) is 0, "
           "maximum(NaN, 1) is 1. The Relax max/min lowerings drop NaN; PyTorch propagates it (torch.maximum: "
@@ -392,7 +392,7 @@ KNOWN: tuple[Known, ...] = (
           "the graph computes (`return ()`, or only an input as it is: corpus inductor-rank0-buffer-mutation-dropped): "
           "the buffer keeps its old value. aot_eager does the same, the eager backend does not, so it is "
           "AOTAutograd's handling of a graph whose only effect is the mutation; a 1-d buffer, or a computed "
-          "output, is fine. Found by the campaign benchmark (issue #14)."),
+          "output, is fine. Found by the campaign benchmark."),
     Known("onnx-mutations-dropped", ("onnx",), "bug", r"/mismatch/state mutation_lost( 0-d)? @",
           "Buffer and input mutations are not written back: the exporter keeps only the user outputs and turns "
           "buffers into initializers (torch/onnx/_internal/exporter/_core.py: 'TODO: Decide if we should keep "
