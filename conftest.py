@@ -180,7 +180,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if "backend_spec" not in params:
             keys.append(None)
             continue
-        keys.append(part_key(params["backend_spec"], *params.get("shard", whole_run)))
+        # A second search of the same backend (input trees) is a part of its own.
+        search = item.get_closest_marker("conformance").kwargs.get("search", "")
+        keys.append(part_key(" ".join(filter(None, (params["backend_spec"], search))), *params.get("shard", whole_run)))
         item.user_properties.append(("roundtrip-part", keys[-1]))
     if not any(keys):
         return

@@ -41,13 +41,14 @@ from strategies import Case, case_from_json, case_to_json
 from suites.config import Config
 from suites.conformance import ConformanceFailure
 from suites.known import KNOWN, TRT, Known, SignatureOnly, row
+from suites.own import OwnModel
 from suites.runner import load_backend
 from suites.signature import Signature
 from suites.simplify import simplified, simplify
 from suites.versions import versions
 from suites.worker import Worker
 
-from .reproducer import reproducer_source, title
+from .reproducer import own_model_reproducer, reproducer_source, title
 
 __all__ = ["CORPUS", "CorpusError", "Entry", "explains", "known_rows", "load_entries", "needs_entry", "open_rows",
            "render_report", "reproducer_source", "rows_without_entry", "save_finding"]
@@ -104,7 +105,9 @@ def save_finding(failure: Any, corpus: Path = CORPUS, *, status: str = "open",
                  origin: str | None = None) -> Path:
     """Record a shrunk failure as one entry per signature; count repeat examples.
     ``row``: the known-table row this entry is the evidence for; ``origin``: how the case
-    was found when the suite's search did not find it."""
+    was found when the suite's search did not find it. A user's own model (``python -m
+    suites check``) gets an entry of the same form, its ``model.json`` naming the factory
+    in place of ``case.json``, outside the corpus the suite replays."""
 
     verdict = failure.verdict
     signature = verdict.signature()
@@ -135,8 +138,12 @@ def save_finding(failure: Any, corpus: Path = CORPUS, *, status: str = "open",
         staging = corpus / f".{directory.name}.{os.getpid()}.new"
         staging.mkdir()
         try:
-            (staging / "case.json").write_text(case_to_json(failure.case))
-            (staging / "repro.py").write_text(reproducer_source(failure.case, backend, failure.options, meta))
+            if isinstance(failure.case, OwnModel):
+                (staging / "model.json").write_text(failure.case.to_json())
+                (staging / "repro.py").write_text(own_model_reproducer(failure.case, backend, failure.options, meta))
+            else:
+                (staging / "case.json").write_text(case_to_json(failure.case))
+                (staging / "repro.py").write_text(reproducer_source(failure.case, backend, failure.options, meta))
             (staging / "meta.json").write_text(json.dumps(meta, indent=1, sort_keys=True))
             if directory.exists():  # an incomplete entry (no meta.json): replaced whole
                 shutil.rmtree(directory)

@@ -21,7 +21,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from strategies import OPS, case_from_json, to_source
+from strategies import OPS, to_source
+from suites.own import OwnModel
+from suites.runner import subject_from_json
 
 from .corpus import CORPUS, entry_id
 
@@ -32,7 +34,8 @@ OUTCOMES = ("pass", "unsupported", "crash", "hang", "mismatch")
 COLOURS = {"pass": "#3a9d5d", "unsupported": "#b8bec6", "crash": "#d64541", "hang": "#7b4fa0", "mismatch": "#f0a030"}
 #: The map's groups, in order: feature prefix -> heading.
 GROUPS = (("container", "containers"), ("dtype", "input dtypes"), ("leaf", "special leaves"),
-          ("family", "op families"), ("op", "ops"), ("pair", "op x dtype"))
+          ("family", "op families"), ("op", "ops"), ("pair", "op x dtype"), ("input", "input trees"),
+          ("model", "own models"))
 
 _STYLE = """
 body{font:14px/1.4 system-ui,sans-serif;margin:1.5em auto;max-width:1400px;padding:0 1em;color:#222}
@@ -134,7 +137,9 @@ def _map(data: dict[str, Any]) -> str:
 
 def _finding(signature: str, entry: dict[str, Any], corpus: Path, page_dir: Path | None, *, unfold: bool) -> str:
     try:
-        source = to_source(case_from_json(entry["case"]))
+        subject = subject_from_json(entry["case"])
+        source = (f"the model {subject.factory}() builds (python -m suites check)" if isinstance(subject, OwnModel)
+                  else to_source(subject))
     except Exception as exc:  # noqa: BLE001 - a case of an older vocabulary: say so, show the rest
         source = f"(the case cannot be rendered here: {type(exc).__name__}: {exc})"
     directory = corpus / entry_id(entry["backend"], signature)

@@ -17,12 +17,13 @@ from typing import Any
 import torch
 
 from strategies import Case, Input, containers, materialize
-from strategies.render import _SUPPORT, class_source, input_source
+from strategies.render import _SUPPORT, arguments_source, class_source, input_source
 from suites.backends.base import Backend, Contract
 from suites.oracle import TOLERANCES
+from suites.own import OwnModel
 from suites.signature import Signature
 
-__all__ = ["reproducer_source", "title"]
+__all__ = ["own_model_reproducer", "reproducer_source", "title"]
 
 #: Weights with at most this many elements are written out; larger ones are drawn
 #: from the case's seed with the suite's own ``random_tensor``.
@@ -69,6 +70,10 @@ def _model_and_inputs(case: Case) -> list[str]:
         lines += [f"    model.{n}.copy_({_literal(t)})" for n, t in weights.items()]
     if not literal_inputs:
         lines.append("generator = torch.Generator().manual_seed(SEED)")
+    if case.params:  # the tensors by name, then the trees the model takes them in
+        lines += [f"{i.name} = {input_source(i)}" for i in case.inputs]
+        lines.append(f"args, kwargs = {arguments_source(case)}")
+        return lines
     positional = [input_source(i) for i in case.inputs if not i.keyword]
     keyword = [f"{i.name!r}: {input_source(i)}" for i in case.inputs if i.keyword]
     lines.append(f"args, kwargs = ({''.join(p + ', ' for p in positional)}), {{{', '.join(keyword)}}}")
@@ -92,7 +97,9 @@ def _leaf_tolerance(dtype: str) -> str:
     return f", rtol={rtol!r}, atol={atol!r}" if rtol is not None else ""
 
 
-def _check(case: Case, backend: Backend, outcome: str, difference: dict[str, Any] | None) -> list[str]:
+def _check(backend: Backend, outcome: str, difference: dict[str, Any] | None, tolerance: str, state: str) -> list[str]:
+    """The lines that show and assert what differs; ``tolerance`` is the whole result's,
+    ``state`` the assertion on buffers and inputs after the call (empty: none)."""
     if outcome != "mismatch":
         return ['print("no error: the bug is gone")']
     name = f"{backend.name}:".ljust(9)
@@ -121,16 +128,12 @@ def _check(case: Case, backend: Backend, outcome: str, difference: dict[str, Any
             lines.append("same = lambda a, e: isinstance(a, (tuple, list)) and len(a) == len(e) and all(map(same, a, e)) "
                          "if isinstance(e, tuple) else type(a) is type(e)")
             lines.append("assert same(actual, expected), f'{actual!r} does not nest as {expected!r}'")
-    tolerance = _tolerance(case)
     leaf_tolerance = _leaf_tolerance((difference or {}).get("dtype", ""))
     if kind == "values" and not nesting and not path.startswith("state.") and leaf_tolerance != tolerance:
         # The differing leaf at its own dtype's tolerance: a float64 error hides under float16's.
         lines.append(f"torch.testing.assert_close(a, e, equal_nan=True{leaf_tolerance})")
     lines.append(f"torch.testing.assert_close(actual, expected, equal_nan=True{tolerance})")
-    if case.mutations():  # state is part of the result
-        lines.append("torch.testing.assert_close((dict(model.named_buffers()), args, kwargs), "
-                     f"(dict(eager_model.named_buffers()), eager_args, eager_kwargs), equal_nan=True{tolerance})")
-    return lines
+    return lines + ([state] if state else [])
 
 
 #: A native crash kills the process and a hang never ends: the script runs itself in a
@@ -186,5 +189,46 @@ def reproducer_source(case: Case, backend: Backend, options: dict[str, Any], met
     else:
         lines.append("expected = model(*args, **kwargs)")
     lines += call
-    lines += _check(case, backend, meta["outcome"], (meta.get("differences") or [None])[0])
+    tolerance = _tolerance(case)
+    state = ("torch.testing.assert_close((dict(model.named_buffers()), args, kwargs), "
+             f"(dict(eager_model.named_buffers()), eager_args, eager_kwargs), equal_nan=True{tolerance})"
+             if case.mutations() else "")  # state is part of the result
+    lines += _check(backend, meta["outcome"], (meta.get("differences") or [None])[0], tolerance, state)
+    return "\n".join(lines) + "\n"
+
+
+def own_model_reproducer(model: OwnModel, backend: Backend, options: dict[str, Any], meta: dict[str, Any]) -> str:
+    """The reproducer of a finding on a user's own model: the model comes from its
+    factory (a model cannot be written out), the frontend's calls as for a generated case."""
+    recipe = backend.recipe(options)
+    mismatch = meta["outcome"] == "mismatch"
+    call = recipe.until("run" if mismatch else meta.get("stage", ""))
+    helpers = recipe.helper_source(call)
+    code = "\n".join([*call, helpers])
+    version = backend.version() + ("" if "torch " in backend.version() else f", torch {torch.__version__}")
+    module, _, name = model.factory.partition(":")
+    lines = [f"# {title(meta)}", f"# {version}. Exits 1 while the bug reproduces.",
+             "# Run it where the factory's module imports (its project's root).",
+             "import copy", "import sys", "", "import torch", "from torch.utils import _pytree as pytree"]
+    if meta["outcome"] == "hang" or "WorkerDied" in meta["signature"]:
+        lines[3:3] = [*_IN_A_CHILD.splitlines(), ""]
+    lines += [line for line in recipe.imports.splitlines()
+              if line not in lines and any(re.search(rf"\b{n}\b", code) for n in _imported_names(line))]
+    if model.path:
+        lines.append(f"sys.path.insert(0, {model.path!r})")
+    lines += [f"import {module}", "", f"factory = {module}.{name}"]
+    if helpers:
+        lines += ["", "", helpers.rstrip(), "", ""]
+    lines += ["made = factory()  # (model, args, kwargs), (model, args) or (model, inputs)",
+              "model = made[0].eval()",
+              "args, kwargs = made[1:] if len(made) == 3 else made[1]() if callable(made[1]) else (made[1], {})",
+              "args = tuple(args) if isinstance(args, (tuple, list)) else (args,)",
+              "eager_model, eager_args, eager_kwargs = copy.deepcopy((model, args, kwargs))",
+              "expected = eager_model(*eager_args, **eager_kwargs)"]
+    lines += call
+    tensors = "[t for t in pytree.tree_leaves({}) if isinstance(t, torch.Tensor)]"
+    state = ("torch.testing.assert_close(" + tensors.format("(dict(model.named_buffers()), args, kwargs)") + ", "
+             + tensors.format("(dict(eager_model.named_buffers()), eager_args, eager_kwargs)") + ", equal_nan=True)")
+    difference = (meta.get("differences") or [None])[0]
+    lines += _check(backend, meta["outcome"], difference, _leaf_tolerance((difference or {}).get("dtype", "")), state)
     return "\n".join(lines) + "\n"

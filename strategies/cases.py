@@ -32,7 +32,21 @@ from .ops import (
     recorded,
     value_type,
 )
-from .spec import CONTAINER_KINDS, KEYED_KINDS, Case, Container, Input, Ref, Tree, Value
+from .spec import (
+    CONTAINER_KINDS,
+    INPUT_TREE_KINDS,
+    KEYED_KINDS,
+    Case,
+    Const,
+    Container,
+    Input,
+    Param,
+    ParamNode,
+    ParamTree,
+    Ref,
+    Tree,
+    Value,
+)
 
 __all__ = ["ALL_DTYPES", "LARGE_SIDES", "MAX_NUMEL", "SIZE_CLASSES", "STRUCTURAL_FAMILIES", "VALUE_CHOICES",
            "cases", "chain_depth", "dtypes", "input_specs", "large_shapes", "output_trees", "shapes"]
@@ -626,6 +640,7 @@ def cases(
     sizes: Sequence[str] | None = None,
     exportable: bool | None = None,
     exclude: Collection[str] | None = None,
+    input_trees: bool = False,
 ) -> st.SearchStrategy[Case]:
     """Random models, drawn as :class:`~strategies.spec.Case` data.
 
@@ -639,7 +654,10 @@ def cases(
     unregistered dict subclass), ``False`` keeps only cases that contain one;
     ``exclude`` leaves out features a frontend is known to reject cleanly
     (``suites.calibration``): ``container:<kind>``, ``op:<name>``, or ``op:<name>@<dtype>``
-    (the op on a first operand of that dtype).
+    (the op on a first operand of that dtype);
+    ``input_trees=True`` also draws how ``forward`` takes its inputs: in trees (tuples,
+    lists, dicts, a tuple of pairs like a KV cache), beside ``None`` and Python flags and
+    numbers, positional or keyword (``parameter_trees``); it shrinks to flat tensor inputs.
     """
     dtype_pool = _check_choice("dtypes", dtypes, (*ALL_DTYPES, *COMPLEX) if include_complex else ALL_DTYPES)
     kinds = _check_choice("containers", containers, CONTAINER_KINDS)
@@ -724,19 +742,59 @@ def cases(
             output = draw(output_trees(len(values), containers=kinds or ("tuple",), max_depth=max_depth,
                                        max_leaves=max_leaves, value_kinds=value_kinds, sinks=sinks,
                                        structural=structural))
-        return Case(inputs=inputs, values=values, output=output, seed=seed)
+        params = draw(parameter_trees(inputs)) if input_trees else ()
+        return Case(inputs=inputs, values=values, output=output, seed=seed, params=params)
 
     strategy = draw_case()
     arguments = {k: v for k, v in dict(
         dtypes=dtypes, include_complex=include_complex, containers=containers, op_families=op_families,
         ops=ops, max_ops=max_ops, max_depth=max_depth, max_leaves=max_leaves, max_inputs=max_inputs, max_rank=max_rank,
         max_side=max_side, sizes=sizes,
-        exportable=exportable, exclude=exclude).items() if v != _DEFAULTS[k]}
+        exportable=exportable, exclude=exclude, input_trees=input_trees).items() if v != _DEFAULTS[k]}
     return _Named(strategy, "cases(" + ", ".join(f"{k}={v!r}" for k, v in arguments.items()) + ")")
 
 
 _DEFAULTS = dict(dtypes=None, include_complex=False, containers=None, op_families=None, ops=None, max_ops=8, max_depth=4, max_leaves=6,
-                 max_inputs=3, max_rank=4, max_side=3, sizes=None, exportable=None, exclude=None)
+                 max_inputs=3, max_rank=4, max_side=3, sizes=None, exportable=None, exclude=None, input_trees=False)
+
+#: Constants an input tree or a parameter may hold: what real calls pass beside tensors
+#: (``attention_mask=None``, ``return_dict=True``, ``use_cache=False``, a scale, a count).
+CONSTANTS: tuple[None | bool | int | float, ...] = (None, True, False, 0.5, 2)
+
+
+def _constant(draw: Callable, purpose: str) -> Const:
+    return Const(CONSTANTS[draw(_choice(purpose, 0, len(CONSTANTS) - 1))])
+
+
+@st.composite
+def parameter_trees(draw: Callable, inputs: Sequence[Input]) -> tuple[Param, ...]:
+    """How ``forward`` takes ``inputs``: ``()`` (each a parameter of its own, where the
+    draw shrinks to), or parameters whose arguments are trees holding every input once, in
+    order (``t0=(x0, (x1, x2))``, ``t1={"a": x0, "b": None}``, a tuple of ``(k, v)`` pairs),
+    and constant parameters beside them (``k0=None``, ``k1=True``)."""
+    if not draw(_choice("inputs: as trees", 0, 1)):
+        return ()
+    names, params, position = [i.name for i in inputs], [], 0
+    while position < len(names):
+        size = min(len(names) - position, 1 + draw(_choice("inputs: tensors in this tree", 0, 2)))
+        leaves: list[ParamTree] = list(names[position:position + size])
+        position += size
+        kind = INPUT_TREE_KINDS[draw(_choice("inputs: tree kind", 0, len(INPUT_TREE_KINDS) - 1))]
+        if draw(_choice("inputs: a constant in the tree", 0, 1)):
+            leaves.insert(draw(_choice("inputs: where the constant goes", 0, len(leaves))),
+                          _constant(draw, "inputs: tree constant"))
+        if len(leaves) >= 2 and draw(_choice("inputs: pairs, as a cache of (k, v)", 0, 1)):
+            leaves = [ParamNode("tuple", tuple(leaves[i:i + 2])) for i in range(0, len(leaves), 2)]
+        keys = tuple("abcdefgh"[:len(leaves)]) if kind == "dict" else ()
+        # A lone tensor in a container shrinks to staying in it: the tree is what is drawn here.
+        tree = leaves[0] if len(leaves) == 1 and isinstance(leaves[0], str) and \
+            draw(_choice("inputs: a lone tensor on its own", 0, 1)) else ParamNode(kind, tuple(leaves), keys)
+        params.append(Param(f"t{len(params)}", tree, bool(draw(_choice("inputs: tree passed by keyword", 0, 1)))))
+    for k in range(draw(_choice("inputs: constant parameters", 0, 2))):
+        params.append(Param(f"k{k}", _constant(draw, "inputs: constant parameter"),
+                            bool(draw(_choice("inputs: constant passed by keyword", 0, 1)))))
+    # Positional parameters first: a keyword one may only be followed by keyword ones.
+    return tuple(sorted(params, key=lambda p: p.keyword))
 
 
 class _Named(st.SearchStrategy):

@@ -17,9 +17,10 @@ import torch
 from . import containers
 from .ops import DOMAIN, OPS, Type, domain_type, render_op, state_source, value_type
 from .ops.base import PRECISE_STEPS, WIDE_FLOAT, WIDE_INT
-from .spec import Case, Input, Ref, Tree, case_to_json
+from .spec import Case, Const, Input, ParamTree, Ref, Tree, case_to_json
 
-__all__ = ["class_source", "input_source", "materialize", "model_source", "program_types", "to_source"]
+__all__ = ["arguments_source", "class_source", "input_source", "input_tensors", "materialize", "model_source", "parameters",
+           "program_types", "to_source"]
 
 
 def program_types(case: Case) -> dict[str, Type]:
@@ -175,9 +176,11 @@ def class_source(case: Case) -> tuple[list[str], dict[str, str]]:
         else:
             body.append(f"v{i} = {rendered}")
 
-    positional = [i.name for i in case.inputs if not i.keyword]
-    keyword = [i.name for i in case.inputs if i.keyword]
+    positional, keyword = parameters(case)
     signature = ", ".join(["self", *positional, *(["*", *keyword] if keyword else [])])
+    if case.params:  # the inputs the program reads, taken out of the trees they came in
+        paths = case.input_paths()
+        body[:0] = [f"{i.name} = {paths[i.name]}" for i in case.inputs]
     lines = [f"{name} = collections.namedtuple({name!r}, {list(keys)!r})" for keys, name in namedtuples.items()]
     lines += ["", "", "class Model(torch.nn.Module):"]
     if init:
@@ -194,12 +197,46 @@ def model_source(case: Case) -> str:
     lines += [_SUPPORT, "", "def make_inputs():", "    generator = torch.Generator().manual_seed(SEED)"]
     for i in case.inputs:
         lines.append(f"    {i.name} = {input_source(i)}")
-    positional = [i.name for i in case.inputs if not i.keyword]
-    keyword = [i.name for i in case.inputs if i.keyword]
-    args = "".join(f"{n}, " for n in positional)
-    kwargs = ", ".join(f"{n!r}: {n}" for n in keyword)
-    lines.append(f"    return ({args}), {{{kwargs}}}")
+    lines.append(f"    return {arguments_source(case)}")
     return "\n".join(lines) + "\n"
+
+
+def parameters(case: Case) -> tuple[list[str], list[str]]:
+    """``forward``'s parameter names: (positional, keyword-only)."""
+    if case.params:
+        return [p.name for p in case.params if not p.keyword], [p.name for p in case.params if p.keyword]
+    return [i.name for i in case.inputs if not i.keyword], [i.name for i in case.inputs if i.keyword]
+
+
+def param_tree_source(node: ParamTree) -> str:
+    """An input tree as an expression over the input tensors' names."""
+    if isinstance(node, str):
+        return node
+    if isinstance(node, Const):
+        return repr(node.value)
+    items = [param_tree_source(c) for c in node.items]
+    if node.kind == "dict":
+        return "{" + ", ".join(f"{k!r}: {v}" for k, v in zip(node.keys, items)) + "}"
+    if node.kind == "list":
+        return "[" + ", ".join(items) + "]"
+    return "(" + "".join(f"{v}, " for v in items) + ")"
+
+
+def arguments_source(case: Case) -> str:
+    """``(args), {kwargs}`` of the call, over the input tensors' names."""
+    if not case.params:
+        positional, keyword = parameters(case)
+        return f"({''.join(f'{n}, ' for n in positional)}), {{{', '.join(f'{n!r}: {n}' for n in keyword)}}}"
+    args = "".join(f"{param_tree_source(p.tree)}, " for p in case.params if not p.keyword)
+    kwargs = ", ".join(f"{p.name!r}: {param_tree_source(p.tree)}" for p in case.params if p.keyword)
+    return f"({args}), {{{kwargs}}}"
+
+
+def input_tensors(case: Case, args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, torch.Tensor]:
+    """Each tensor input by name, found in the call's arguments (``materialize``'s)."""
+    positional, _ = parameters(case)
+    bound = {**dict(zip(positional, args)), **kwargs}
+    return {name: eval(path, {}, bound) for name, path in case.input_paths().items()}  # noqa: S307 - our own paths
 
 
 def to_source(case: Case, *, main: str | None = None) -> str:

@@ -17,8 +17,11 @@ __all__ = [
     "CONTAINER_KINDS",
     "DICT_KINDS",
     "Case",
+    "Const",
     "Container",
     "Input",
+    "Param",
+    "ParamNode",
     "Ref",
     "Tree",
     "Value",
@@ -98,6 +101,40 @@ class Container:
 
 Tree = Ref | Container
 
+#: What an input tree may hold besides the model's tensor inputs.
+INPUT_TREE_KINDS = ("tuple", "list", "dict")
+
+
+@dataclass(frozen=True)
+class Const:
+    """A leaf of an input tree that is not a tensor: ``None``, a bool, an int or a float,
+    passed as it is (``attention_mask=None``, ``return_dict=True``); forward reads none."""
+
+    value: None | bool | int | float
+
+
+@dataclass(frozen=True)
+class ParamNode:
+    """An inner node of an input tree (``INPUT_TREE_KINDS``); ``keys`` for a dict."""
+
+    kind: str
+    items: tuple[ParamTree, ...] = ()
+    keys: tuple[str, ...] = ()
+
+
+#: An input tree: a tensor input by name (``"x1"``), a constant, or a node.
+ParamTree = str | Const | ParamNode
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of ``forward``, whose argument is a tree: an ``(h0, c0)`` pair, a
+    cache of ``(k, v)`` tuples, a dict batch. Each tensor input is a leaf of exactly one."""
+
+    name: str
+    tree: ParamTree
+    keyword: bool = False
+
 
 @dataclass(frozen=True)
 class Case:
@@ -106,6 +143,26 @@ class Case:
     output: Tree
     #: Seeds the input values and the weights (see ``strategies.render``).
     seed: int = 0
+    #: ``forward``'s parameters when its inputs come as trees; empty: each input is a
+    #: parameter of its own (``Input.keyword`` says how it is passed).
+    params: tuple[Param, ...] = ()
+
+    def input_paths(self) -> dict[str, str]:
+        """Each tensor input's parameter and path inside it: ``{"x1": "state[1][0]"}``."""
+        if not self.params:
+            return {i.name: i.name for i in self.inputs}
+        found: dict[str, str] = {}
+
+        def walk(node: ParamTree, path: str) -> None:
+            if isinstance(node, str):
+                found[node] = path
+            elif isinstance(node, ParamNode):
+                for n, child in enumerate(node.items):
+                    walk(child, f"{path}[{node.keys[n]!r}]" if node.keys else f"{path}[{n}]")
+
+        for p in self.params:
+            walk(p.tree, p.name)
+        return found
 
     # -- derived facts, used by filters, reports and known-bug matching ------------
     def containers(self) -> list[Container]:
@@ -183,7 +240,7 @@ class Case:
             return Container(node.kind, tuple(renumber(c) for c in node.items), node.keys)
 
         values = tuple(replace(self.values[i], operands=tuple(rename(o) for o in self.values[i].operands)) for i in used)
-        return Case(self.inputs, values, renumber(self.output), self.seed)
+        return Case(self.inputs, values, renumber(self.output), self.seed, self.params)
 
     @property
     def exportable(self) -> bool:
@@ -198,6 +255,22 @@ def _tree_to_obj(node: Tree) -> Any:
     if isinstance(node, Ref):
         return {"ref": node.index}
     return {"kind": node.kind, "keys": list(node.keys), "items": [_tree_to_obj(c) for c in node.items]}
+
+
+def _param_to_obj(node: ParamTree) -> Any:
+    if isinstance(node, str):
+        return {"input": node}
+    if isinstance(node, Const):
+        return {"const": node.value}
+    return {"kind": node.kind, "keys": list(node.keys), "items": [_param_to_obj(c) for c in node.items]}
+
+
+def _param_from_obj(obj: Any) -> ParamTree:
+    if "input" in obj:
+        return str(obj["input"])
+    if "const" in obj:
+        return Const(obj["const"])
+    return ParamNode(obj["kind"], tuple(_param_from_obj(c) for c in obj["items"]), tuple(obj.get("keys", ())))
 
 
 def _tree_from_obj(obj: Any) -> Tree:
@@ -233,6 +306,8 @@ def case_to_json(case: Case) -> str:
         ],
         "output": _tree_to_obj(case.output),
     }
+    if case.params:  # only where there are: older cases keep their JSON
+        obj["params"] = [{"name": p.name, "keyword": p.keyword, "tree": _param_to_obj(p.tree)} for p in case.params]
     return json.dumps(obj, sort_keys=True)
 
 
@@ -263,6 +338,8 @@ def case_from_json(text: str | dict) -> Case:
                 for v in obj["values"]
             ),
             output=_tree_from_obj(obj["output"]),
+            params=tuple(Param(p["name"], _param_from_obj(p["tree"]), bool(p.get("keyword", False)))
+                         for p in obj.get("params", ())),
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValueError(f"malformed case: field {exc!s} is missing or has the wrong type") from exc

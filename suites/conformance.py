@@ -20,18 +20,22 @@ from hypothesis import strategies as st
 
 import strategies as gen
 from strategies import Case, case_to_json
+from strategies.spec import Const, ParamNode, ParamTree
 
 from .backends.base import Backend
 from .database import database_key
 from .known import Known, counted_outcome, match, passed_or_rejected_cleanly
-from .runner import Verdict
+from .own import OwnModel
+from .runner import Subject, Verdict, subject_to_json
 
 __all__ = ["ConformanceFailure", "Recorder", "StopSearch", "conformance_property", "replay_command"]
 
 RunCase = Callable[[Case, dict[str, Any]], Verdict]
 
 
-def replay_command(backend_spec: str, case: Case, options: dict[str, Any]) -> str:
+def replay_command(backend_spec: str, case: Subject, options: dict[str, Any]) -> str:
+    if isinstance(case, OwnModel):
+        return f"python -m suites check {shlex.quote(case.factory)} --backend {shlex.quote(backend_spec)}"
     return (
         f"python -m suites.replay --backend {shlex.quote(backend_spec)} "
         f"--options {shlex.quote(json.dumps(options, sort_keys=True))} --case {shlex.quote(case_to_json(case))}"
@@ -46,9 +50,9 @@ class StopSearch(BaseException):
 class ConformanceFailure(AssertionError):
     """A new finding: carries the (shrunk, when Hypothesis re-raises it) case."""
 
-    def __init__(self, backend: Backend, backend_spec: str, case: Case, options: dict[str, Any], verdict: Verdict):
+    def __init__(self, backend: Backend, backend_spec: str, case: Subject, options: dict[str, Any], verdict: Verdict):
         self.backend, self.backend_spec = backend, backend_spec
-        case = case.pruned()
+        case = case.pruned() if isinstance(case, Case) else case
         self.case = case
         self.options = options
         self.verdict = verdict
@@ -95,20 +99,20 @@ class Recorder:
     absorbed: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     journal: str | None = None
 
-    def record(self, case: Case, verdict: Verdict, known: Known | None, replay: str = "") -> None:
+    def record(self, case: Subject, verdict: Verdict, known: Known | None, replay: str = "") -> None:
         record = {"backend": verdict.backend, "outcome": verdict.outcome, "seconds": verdict.seconds,
                   "known": [known.id, known.kind] if known is not None else None, "notes": list(verdict.notes),
                   "features": sorted(case_features(case))}
         if known is not None:
             record["signature"] = verdict.signature()
             if record["signature"] not in self.absorbed.get(known.id, {}):  # one example is enough
-                record["example"] = {"case": case_to_json(case), "replay": replay}
+                record["example"] = {"case": subject_to_json(case), "replay": replay}
         self._case(record)
 
     def record_new(self, failure: ConformanceFailure) -> None:
         self._new(failure.verdict.signature(), {
             "backend": failure.verdict.backend, "outcome": failure.verdict.outcome,
-            "headline": failure.verdict.headline(), "case": case_to_json(failure.case),
+            "headline": failure.verdict.headline(), "case": subject_to_json(failure.case),
             "options": failure.options, "replay": replay_command(failure.backend_spec, failure.case, failure.options),
         })
 
@@ -208,8 +212,10 @@ class Recorder:
         }
 
 
-def case_features(case: Case) -> set[str]:
+def case_features(case: Subject) -> set[str]:
     """The feature families a case exercises, for the backend x feature matrix."""
+    if isinstance(case, OwnModel):
+        return {f"model:{case.factory}"}
     features = {f"container:{c.kind}" for c in case.containers()}
     refs = case.refs()
     for value in case.returned_values():
@@ -229,11 +235,31 @@ def case_features(case: Case) -> set[str]:
         features.add("leaf:empty container")
     if not case.containers():
         features.add("container:none (bare leaf)")
+    features |= _input_features(case)
     # Every op the output needs, returned or intermediate: the backend x op table; and
     # each on its first operand's dtype, for op x dtype coverage (``strategies.coverage``).
     features |= {f"op:{op}" for op in case.ops()}
     features |= {f"op:{pair}" for pair in gen.op_dtype_pairs(case)}
     return features
+
+
+def _input_features(case: Case) -> set[str]:
+    """How ``forward`` takes its inputs: the kinds of tree, and the constants beside them."""
+    found: set[str] = set()
+
+    def walk(node: ParamTree, nested: bool) -> None:
+        if isinstance(node, Const):
+            found.add(f"input:constant {type(node.value).__name__}")
+        elif isinstance(node, ParamNode):
+            found.add(f"input:{'nested ' if nested else ''}{node.kind}")
+            for child in node.items:
+                walk(child, True)
+
+    for p in case.params:
+        walk(p.tree, False)
+        if p.keyword:
+            found.add("input:by keyword")
+    return found
 
 
 def conformance_property(
@@ -246,6 +272,8 @@ def conformance_property(
     keep_going: bool = False,
     known_row: Callable[[Verdict], Known | None] = match,
     shard: tuple[int, int] = (0, 1),
+    examples: int | None = None,
+    database_name: str = "",
 ) -> Callable[[], None]:
     """The Hypothesis test for one backend; settings come from the active profile.
 
@@ -253,8 +281,9 @@ def conformance_property(
     to survey a frontend; the caller fails afterwards if any were recorded.
     ``known_row`` looks a verdict up in the known table (benchmarks hide a row from it
     to time the search for, and the shrinking of, a real bug).
-    ``shard`` = (index, count) runs one of ``count`` equal parts of the profile's budget,
-    so that ``pytest -n`` can spread one backend over several processes.
+    ``shard`` = (index, count) runs one of ``count`` equal parts of the profile's budget
+    (or of ``examples``), so that ``pytest -n`` can spread one backend over several
+    processes. ``database_name`` keys the example database (default: the backend's name).
     """
 
     @given(case=case_strategy if case_strategy is not None else gen.cases(), options=backend.option_strategy())
@@ -274,8 +303,8 @@ def conformance_property(
     # backend: key it by backend, shared by the backend's shards. (A --hypothesis-seed
     # run replays no database, as Hypothesis has it.)
     if core.global_force_seed is None:
-        check._hypothesis_internal_database_key = database_key(backend.name)
-    return _sharded(check, *shard)
+        check._hypothesis_internal_database_key = database_key(database_name or backend.name)
+    return _sharded(check, *shard, examples)
 
 
 def shard_budget(examples: int, index: int, count: int) -> int:
@@ -284,10 +313,10 @@ def shard_budget(examples: int, index: int, count: int) -> int:
     return share + (index < left_over)
 
 
-def _sharded(check: Callable[[], None], index: int, count: int) -> Callable[[], None]:
+def _sharded(check: Callable[[], None], index: int, count: int, budget: int | None = None) -> Callable[[], None]:
     if count == 1:
-        return check
-    examples = shard_budget(settings().max_examples, index, count)
+        return check if budget is None else settings(settings(), max_examples=budget)(check)
+    examples = shard_budget(settings().max_examples if budget is None else budget, index, count)
     if examples == 0:  # more parts than examples
         return lambda: None
     check = settings(settings(), max_examples=examples)(check)

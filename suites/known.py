@@ -100,8 +100,9 @@ KNOWN: tuple[Known, ...] = (
           r"Unsupported function types \[.*'(PlainDictSubclass|ModelOutput|Output\w*)'",
           "from_fx sees a namedtuple / dict subclass constructor as a call it cannot convert.",
           "", ("import",)),
-    Known("tvm-unsupported-op", TVM, "unsupported", r"AssertionError: Unsupported function (types|target)",
-          "The importer has no converter for this aten op or function, and says so.", "", ("import",)),
+    Known("tvm-unsupported-op", TVM, "unsupported", r"AssertionError: Unsupported (function (types|target)|module type)",
+          "The importer has no converter for this aten op, function or module (from_fx: nn.LSTM), and says so.", "",
+          ("import",)),
     Known("tvm-ep-python-scalar-output", ("tvm-ep",), "unsupported",
           r"Unsupported output type in exported graph output: <class '(int|float|bool)'>",
           "from_exported_program rejects Python int/float/bool outputs (constants, x.shape[d]).",
@@ -176,6 +177,17 @@ KNOWN: tuple[Known, ...] = (
           r"/crash/WorkerDied: the worker process died: signal SIGSEGV @argsort on \w+$",
           "torch.argsort of a 0-d tensor (eager: tensor(0)) kills the process with SIGSEGV in relax_dynamo's "
           "compiled module; from_fx runs it, and from_exported_program rejects sort.stable cleanly."),
+    Known("tvm-ep-constant-input", ("tvm-ep",), "bug",
+          r"^tvm-ep/import/crash/(ValueError: Cannot determine shape and dtype for input \"\w+\"|AttributeError: "
+          r"'(bool|int|float)' object has no attribute 'shape')$",
+          "A model called with a None, bool, int or float argument (model(ids, attention_mask=None, "
+          "return_dict=True)) fails from_exported_program's import: torch.export keeps such an argument as a "
+          "ConstantArgument user input (specialised, its placeholder unused), and create_input_vars "
+          "(exported_program_translator.py) makes a tensor input of every USER_INPUT placeholder, reading the "
+          "shape of its meta value: None gives 'Cannot determine shape and dtype', a Python number has no .shape. "
+          "Eager, torch.export, Inductor and ONNX Runtime run it.", "",
+          ("import",), no_entry="the generator draws tensor inputs only; python -m suites check "
+          "tests.own_models:encoder_with_flags reproduces it (tests/test_check.py)"),
     Known("tvm-ep-group-norm-bfloat16", ("tvm-ep",), "bug",
           r"/import/crash/TypeError: ir\.Op\(relax\.nn\.group_norm\) expects that data must be float, but got "
           r"T\.bfloatN$",
@@ -561,6 +573,17 @@ KNOWN: tuple[Known, ...] = (
           "pipeline drops the bool -> u8 Convert, leaving Select with boolean and u8 branches. An input bool, "
           "a different bool as the branch, or an int8/int32/float other branch compile.",
           "", ("compile-model",)),
+    Known("openvino-constant-input-parameter", ("openvino",), "bug",
+          r"^openvino/compile-model/crash/RuntimeError: Check '!shape\.rank\(\)\.is_dynamic\(\)' failed at "
+          r"src/plugins/intel_cpu/src/node\.cpp:N: Unexpected: CPU plug-in doesn't support Parameter operation with "
+          r"dynamic rank\. Operation name: \w+$",
+          "A model called with a None, bool, int or float argument (model(x, mask=None), a flag, a scale) fails "
+          "compile_model on the CPU: convert_model(ExportedProgram) makes a Parameter of dynamic rank of each "
+          "argument that torch.export specialised as a constant (a ConstantArgument user input, unused by the "
+          "graph), and the CPU plugin rejects a Parameter of dynamic rank. Every tensor input has a static shape "
+          "here, so only such a constant becomes one.", "", ("compile-model",),
+          no_entry="the generator draws tensor inputs only; python -m suites check "
+          "tests.own_models:encoder_with_flags reproduces it (tests/test_check.py)"),
     Known("openvino-greater-nan-true", ("openvino",), "bug", r"/mismatch/values: bool( 0-d)? @(gt|ge)$",
           "x > y and x >= y return True where an operand is NaN (NaN >= NaN, NaN > 1, 1 >= NaN all True), in "
           "float16, bfloat16, float32 and float64; PyTorch (IEEE) gives False. The CPU plugin's Greater and "

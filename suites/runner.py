@@ -2,33 +2,49 @@
 
 ``execute`` is the whole pipeline, in-process: materialize, eager reference, compile
 (stage by stage), run, judge. ``suites.worker`` runs it in a separate process so that
-a segfault becomes a ``crash`` and an endless compile a ``hang``.
+a segfault becomes a ``crash`` and an endless compile a ``hang``. The subject is a
+generated ``Case``, or a user's own model (``suites.own.OwnModel``): the same pipeline,
+without what only a generated program knows (each value's op and rounding error).
 """
 
 from __future__ import annotations
 
 import copy
 import importlib
+import inspect
 import re
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 import torch
 from torch.utils import _pytree as pytree
 
-from strategies import Case, Ref, materialize
+from strategies import Case, Ref, case_from_json, case_to_json, materialize
 from strategies.ops import TensorType, TupleType
 from strategies.render import program_types
 
 from .backends.base import Backend, CompileContext, Contract, HarnessError
 from .config import Config
 from .oracle import Difference, compare, dtype_name
+from .own import OwnModel
 from .signature import Signature
 
-__all__ = ["OUTCOMES", "Verdict", "execute", "load_backend", "BUILTIN_BACKENDS"]
+__all__ = ["OUTCOMES", "Subject", "Verdict", "execute", "load_backend", "subject_from_json", "subject_to_json",
+           "BUILTIN_BACKENDS"]
+
+#: What a verdict is about: a generated case, or a user's own model.
+Subject = Case | OwnModel
+
+
+def subject_to_json(subject: Subject) -> str:
+    return subject.to_json() if isinstance(subject, OwnModel) else case_to_json(subject)
+
+
+def subject_from_json(text: str) -> Subject:
+    return OwnModel.from_json(text) if '"own_model"' in text[:20] else case_from_json(text)
 
 OUTCOMES = ("pass", "unsupported", "crash", "hang", "mismatch")
 
@@ -104,7 +120,7 @@ class Verdict:
         return cls(**data)
 
     def headline(self) -> str:
-        if self.outcome == "mismatch" and self.differences:
+        if self.differences:  # a mismatch, or lost mutations a frontend documents (unsupported)
             d = self.differences[0]
             where = d["path"] or "<output>"
             return f"{where}: {d['kind']} expected {d['expected']}, got {d['actual']}"
@@ -154,10 +170,12 @@ class Verdict:
         return Signature(self.backend, self.stage, self.outcome, what, self.leaf_op)
 
 
-def native_trigger(case: Case) -> str:
+def native_trigger(case: Subject) -> str:
     """What a case that killed or hung its process ran, for its signature: no message
     tells one segfault from another, the ops and the input dtypes (and an empty
     tensor, a frequent trigger) do."""
+    if isinstance(case, OwnModel):
+        return f"own model {case.factory}"
     dtypes = sorted({i.dtype for i in case.inputs})
     empty = any(0 in i.shape for i in case.inputs) or any(v.shape and 0 in v.shape for v in case.values)
     return f"{'+'.join(case.ops()) or 'no op'} on {'/'.join(dtypes) or 'no input'}" + (" 0-size" if empty else "")
@@ -167,10 +185,15 @@ def _clone(tree: Any) -> Any:
     return pytree.tree_map(lambda t: t.clone() if isinstance(t, torch.Tensor) else t, tree)
 
 
-def _state(case: Case, buffers: dict[str, torch.Tensor], args: tuple, kwargs: dict) -> dict[str, dict[str, Any]]:
-    """What ``forward`` may mutate, by name: every buffer and every input."""
-    positional = [i.name for i in case.inputs if not i.keyword]
-    return {"buffers": dict(buffers), "inputs": {**dict(zip(positional, args)), **kwargs}}
+def _state(forward: Callable, buffers: dict[str, torch.Tensor], args: tuple, kwargs: dict) -> dict[str, dict[str, Any]]:
+    """What ``forward`` may mutate, by name: every buffer, and every tensor of the inputs,
+    named by its parameter and its path inside that parameter's tree (``cache[1][0]``)."""
+    inputs: dict[str, Any] = {}
+    for name, value in inspect.signature(forward).bind(*args, **kwargs).arguments.items():
+        for path, leaf in pytree.tree_flatten_with_path(value)[0]:
+            if isinstance(leaf, torch.Tensor):
+                inputs[name + pytree.keystr(path)] = leaf
+    return {"buffers": dict(buffers), "inputs": inputs}
 
 
 @dataclass
@@ -185,24 +208,25 @@ class _Run:
     actual_state: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
-def _eager(case: Case) -> tuple[_Run, tuple, dict, torch.nn.Module]:
+def _eager(case: Subject) -> tuple[_Run, tuple, dict, torch.nn.Module]:
     """Eager's output and state after one call on copies; the inputs and a model as they
     were before it, for the backend."""
     try:
-        model, args, kwargs = materialize(case)
+        model, args, kwargs = case.build() if isinstance(case, OwnModel) else materialize(case)
         pristine = copy.deepcopy(model)
-        initial = _clone(_state(case, dict(model.named_buffers()), args, kwargs))
+        initial = _clone(_state(model.forward, dict(model.named_buffers()), args, kwargs))
         eager_args, eager_kwargs = _clone(args), _clone(kwargs)
         with torch.no_grad():
             expected = model(*eager_args, **eager_kwargs)
-    except Exception as exc:  # the generator promised a well-defined eager result
-        raise HarnessError(f"eager PyTorch failed on a generated case: {exc!r}") from exc
+    except Exception as exc:  # the generator promised a well-defined eager result; a user's model must run
+        what = f"the model {case.factory} builds" if isinstance(case, OwnModel) else "a generated case"
+        raise HarnessError(f"eager PyTorch failed on {what}: {exc!r}") from exc
     run = _Run(expected, initial=initial,
-               expected_state=_state(case, dict(model.named_buffers()), eager_args, eager_kwargs))
+               expected_state=_state(model.forward, dict(model.named_buffers()), eager_args, eager_kwargs))
     return run, args, kwargs, pristine
 
 
-def _compile_and_run(backend: Backend, case: Case, options: dict[str, Any], verdict: Verdict) -> _Run:
+def _compile_and_run(backend: Backend, case: Subject, options: dict[str, Any], verdict: Verdict) -> _Run:
     """Eager's and the backend's outputs and state; on an exception, ``verdict`` says what
     failed where."""
     run, args, kwargs, model = _eager(case)
@@ -212,7 +236,7 @@ def _compile_and_run(backend: Backend, case: Case, options: dict[str, Any], verd
             compiled = backend.compile(ctx)
         with ctx.stage("run"), torch.no_grad():
             run.actual = backend.run(compiled, ctx)
-        run.actual_state = _state(case, *backend.state(compiled, ctx))
+        run.actual_state = _state(model.forward, *backend.state(compiled, ctx))
     except HarnessError:
         raise
     except Exception as exc:
@@ -236,7 +260,8 @@ def _state_differences(run: _Run, error_at: Callable[[str], float]) -> list[Diff
             found.append(Difference(path, "keys", str(list(expected)), str(list(actual))))
             continue
         for name, value in expected.items():
-            where = f"{path}[{name!r}]"
+            top, bracket, rest = name.partition("[")  # a tensor inside an input's tree: cache['k'][0]
+            where = f"{path}[{top!r}]{bracket}{rest}"
             differences = compare(value, actual[name], path=where, error_at=error_at)
             before = initial.get(name)
             if (differences and isinstance(actual[name], torch.Tensor) and isinstance(before, torch.Tensor)
@@ -249,22 +274,24 @@ def _state_differences(run: _Run, error_at: Callable[[str], float]) -> list[Diff
     return found
 
 
-def execute(backend: Backend, case: Case, options: dict[str, Any]) -> Verdict:
+def execute(backend: Backend, case: Subject, options: dict[str, Any]) -> Verdict:
     """The whole pipeline for one case, in this process."""
     start = time.perf_counter()
     verdict = Verdict(backend=backend.name, outcome="pass")
     run = _compile_and_run(backend, case, options, verdict)
     expected, actual = run.expected, run.actual
+    generated = isinstance(case, Case)
     if verdict.outcome == "pass":
         verdict.stage = "judge"
-        error_at = _error_lookup(case)
+        # A user's model: the tolerance of each leaf's dtype, no rounding error of a program on top.
+        error_at = _error_lookup(case) if generated else (lambda path: 0.0)
         differences = compare(expected, actual, contract=backend.contract, error_at=error_at)
         differences += _state_differences(run, error_at)
         if differences:
             verdict.outcome = "mismatch"
             verdict.differences = [d.to_dict() for d in differences]
-            verdict.leaf_op = _op_at(case, differences[0].path)
-            if differences[0].kind in _LEAF_KINDS and not differences[0].path.startswith("state."):
+            verdict.leaf_op = _op_at(case, differences[0].path) if generated else _state_op(run, differences[0].path)
+            if generated and differences[0].kind in _LEAF_KINDS and not differences[0].path.startswith("state."):
                 verdict.root = _root_cause(backend, case, options, differences[0].path)
                 if verdict.root:
                     verdict.leaf_op = verdict.root["op"]
@@ -291,12 +318,12 @@ def _root_cause(backend: Backend, case: Case, options: dict[str, Any], path: str
     index = _value_at(case, path)[0]
     if index is None:
         return {}
-    ancestors = [i for i in Case(case.inputs, case.values, Ref(index), case.seed).used() if i != index]
+    ancestors = [i for i in replace(case, output=Ref(index)).used() if i != index]
     for i in ancestors:
         value = case.values[i]
         if value.op in ("input", "parameter", "buffer") or value.dtype is None:
             continue
-        alone = Case(case.inputs, case.values, Ref(i), case.seed).pruned()
+        alone = replace(case, output=Ref(i)).pruned()
         probe = Verdict(backend=backend.name, outcome="pass")
         run = _compile_and_run(backend, alone, options, probe)
         if probe.outcome != "pass":
@@ -333,6 +360,20 @@ def _value_at(case: Case, path: str) -> tuple[int | None, list[re.Match]]:
     return (node.index, []) if isinstance(node, Ref) else (None, [])
 
 
+def _state_op(run: _Run, path: str) -> str:
+    """For a user's model, whose ops the suite does not know: a difference in the state
+    after the call, or in an output that is a buffer or input forward updated in place,
+    is named as a generated case's would be (``buffer_update``, ``input_update``)."""
+    if path.startswith("state."):
+        return "buffer_update" if path.startswith("state.buffers") else "input_update"
+    leaves = {pytree.keystr(p): leaf for p, leaf in pytree.tree_flatten_with_path(run.expected)[0]}
+    leaf = leaves.get(path)
+    for part, update in (("buffers", "buffer_update"), ("inputs", "input_update")):
+        if any(leaf is t for t in run.expected_state[part].values()):
+            return update
+    return ""
+
+
 _STATE = re.compile(r"state\.(buffers|inputs)\['(\w+)")
 
 
@@ -346,6 +387,10 @@ def _mutated_by(case: Case, path: str) -> int | None:
     if part == "buffers":
         index = int(name[1:]) if re.fullmatch(r"s\d+", name) else None
         return index if index is not None and index < len(case.values) else None
+    if case.params:  # state.inputs['cache'][1][0]: the input at that path of the parameter's tree
+        inside = re.match(r"state\.inputs\['\w+'\](\S*?)(?::|$)", path)
+        where = name + (inside.group(1) if inside else "")
+        name = next((n for n, p in case.input_paths().items() if p == where), name)
     return next((i for i in case.mutations() if case.values[i].operands[:1] == (name,)), None)
 
 

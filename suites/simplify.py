@@ -25,6 +25,7 @@ import torch
 
 from strategies import Case, materialize
 from strategies.ops import domain_type
+from strategies.render import input_tensors
 
 from .runner import Verdict
 
@@ -71,18 +72,15 @@ def simplify(case: Case, options: dict[str, Any], run_case: Callable[[Case, dict
         runs += 1
         return run_case(candidate, options).signature() == signature
 
-    # 1. Inputs no needed value reads.
+    # 1. Inputs no needed value reads (an input in a tree is part of its structure: kept).
     read = {o for i in case.used() for o in case.values[i].operands}
-    for name in [i.name for i in case.inputs if i.name not in read]:
+    for name in [i.name for i in case.inputs if i.name not in read and not case.params]:
         candidate = replace(case, inputs=tuple(i for i in case.inputs if i.name != name))
         if same(candidate):
             case = candidate
 
     # 2. Small inputs as their literal values: the same tensors, spelled out.
-    _, args, kwargs = materialize(case)
-    tensors = [*args, *kwargs.values()]
-    by_name = dict(zip([i.name for i in case.inputs if not i.keyword] + [i.name for i in case.inputs if i.keyword],
-                       tensors, strict=True))
+    by_name = input_tensors(case, *materialize(case)[1:])
     literal = replace(case, inputs=tuple(
         replace(i, values=tuple(by_name[i.name].flatten().tolist())) if i.values is None
         and math.prod(i.shape) <= LITERAL_MAX else i for i in case.inputs))

@@ -23,18 +23,34 @@ def known_row(run_config):
 @pytest.mark.conformance
 def test_outputs_round_trip(backend, backend_spec, shard, run_case, recorder, known_row, run_config, request):
     """Structure, dtypes, shapes and values come back as eager PyTorch made them."""
-    keep_going = request.config.getoption("--keep-going")
-    strategy = None
-    mode = request.config.getoption("--calibration")
+    _search(backend, backend_spec, shard, run_case, recorder, known_row, run_config, request.config)
+
+
+@pytest.mark.conformance(search="input-trees")
+def test_input_trees_round_trip(backend, backend_spec, shard, run_case, recorder, known_row, run_config, request):
+    """The same, with inputs as real models take them: in trees (an (h0, c0) pair, a
+    cache of (k, v) pairs, a dict), beside None and Python flags, positional or keyword;
+    a quarter of the profile's budget."""
+    _search(backend, backend_spec, shard, run_case, recorder, known_row, run_config, request.config,
+            input_trees=True)
+
+
+def _search(backend, backend_spec, shard, run_case, recorder, known_row, run_config, config, *,
+            input_trees: bool = False) -> None:
+    keep_going = config.getoption("--keep-going")
+    exclude = None
+    mode = config.getoption("--calibration")
     if mode in ("on", "refresh") or mode == "auto" and worth_it(settings().max_examples):
         calibrated = calibrate(backend, backend_spec, run_case, refresh=mode == "refresh", known_row=known_row,
                                cache=run_config.cache)
-        if shard[0] % request.config.getoption("--shards") == 0:  # reported once per backend and machine
+        if shard[0] % config.getoption("--shards") == 0 and not input_trees:  # reported once per backend and machine
             recorder.record_calibration(backend.name, calibrated)
-        if calibrated["features"]:
-            strategy = cases(exclude=calibrated["features"])
-    check = conformance_property(backend, backend_spec, run_case, recorder, strategy, keep_going=keep_going,
-                                 known_row=known_row, shard=shard)
+        exclude = calibrated["features"] or None
+    strategy = cases(exclude=exclude, input_trees=True) if input_trees else cases(exclude=exclude) if exclude else None
+    check = conformance_property(
+        backend, backend_spec, run_case, recorder, strategy, keep_going=keep_going, known_row=known_row, shard=shard,
+        examples=max(1, settings().max_examples // 4) if input_trees else None,
+        database_name=f"{backend.name}/input-trees" if input_trees else "")
     seen_before = set(recorder.new)  # another shard of this backend may have run in this process
     try:
         check()

@@ -18,11 +18,9 @@ import weakref
 from multiprocessing.connection import Connection
 from typing import Any
 
-from strategies import Case, case_from_json, case_to_json
-
 from .backends.base import HarnessError
 from .config import Config
-from .runner import Verdict, execute, load_backend, native_trigger
+from .runner import Subject, Verdict, execute, load_backend, native_trigger, subject_from_json, subject_to_json
 
 __all__ = ["Worker"]
 
@@ -61,7 +59,7 @@ def _serve(conn: Connection, log_path: str | None, config: Config | None) -> Non
             return
         backend_spec, case_json, options = request
         try:
-            verdict = execute(load_backend(backend_spec, config), case_from_json(case_json), options)
+            verdict = execute(load_backend(backend_spec, config), subject_from_json(case_json), options)
             conn.send(("verdict", verdict.to_dict()))
         except BaseException as exc:  # a harness bug: reported as such, never as a finding
             conn.send(("harness-error", f"{exc!r}\n{traceback.format_exc()}"))
@@ -177,14 +175,14 @@ class Worker:
             kib = next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
         return kib * 1024
 
-    def run(self, backend_spec: str, case: Case, options: dict[str, Any], *, timeout: float | None = None) -> Verdict:
+    def run(self, backend_spec: str, case: Subject, options: dict[str, Any], *, timeout: float | None = None) -> Verdict:
         if self._process is None:
             self._start()
         assert self._conn is not None and self._process is not None
         limit = self.timeout if timeout is None else timeout
         ran_before = self._cases_in_process > 0
         self._cases_in_process += 1
-        self._conn.send((backend_spec, case_to_json(case), options))
+        self._conn.send((backend_spec, subject_to_json(case), options))
         try:
             answered = self._conn.poll(limit)
             message = self._conn.recv() if answered else None

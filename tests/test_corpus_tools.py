@@ -56,7 +56,8 @@ def test_reproducer_runs_standalone_and_exits_1(corpus, tmp_path):
     assert "AssertionError" in run.stderr and "torch.int32 != torch.int64" in run.stderr, run.stderr
     # Minimal: the values only, spelled out; the frontend call; the eager and actual leaf.
     source = script.read_text()
-    assert len(source.splitlines()) <= 30, source
+    # A case that updates state keeps eager on a copy and asserts the state too: two lines more.
+    assert len(source.splitlines()) <= (32 if "eager_model" in source else 30), source
     assert "random_tensor" not in source, source  # inputs, if any, as literals
     assert "torch.tensor(" in source or "torch.full(" in source or "def forward(self):" in source, source
     assert "eager:" in run.stdout and "torch.int32" in run.stdout

@@ -19,14 +19,14 @@ PACKAGES = ("strategies", "suites", "reports")
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # The packages' __init__ modules: empty markers, and strategies' facade over its submodules.
     ("generation", ("strategies", "strategies.*", "suites", "suites.backends", "reports", "tests")),
-    ("shared types and settings", ("suites.backends.base", "suites.oracle", "suites.signature", "suites.config",
+    ("shared types and settings", ("suites.backends.base", "suites.oracle", "suites.signature", "suites.config", "suites.own",
                                    "suites.database", "suites.schedule")),
     ("execution", ("suites.runner", "suites.worker", "suites.versions", "suites.backends.*")),
     ("judgement", ("suites.known",)),
     ("the property", ("suites.conformance", "suites.simplify", "suites.calibration")),
     ("the corpus", ("reports.reproducer", "reports.corpus")),
     ("reports", ("reports.page", "reports.summary", "reports.merge", "reports.findings")),
-    ("tools that search or re-run", ("suites.hunt", "suites.replay", "reports.seeds")),
+    ("tools that search or re-run", ("suites.hunt", "suites.replay", "suites.check", "suites.__main__", "reports.seeds")),
     ("the pytest plugin and tests", ("conftest", "suites.test_*", "tests.*", "benchmarks.*")),
 )
 

@@ -339,8 +339,12 @@ def _collect(strategy: st.SearchStrategy[Case], n: int, **options: Any) -> list[
     return found
 
 
-def test_to_source_is_a_standalone_script(tmp_path: Path) -> None:
-    drawn = _collect(cases(), 15)
+@pytest.mark.parametrize("input_trees", [False, True], ids=["tensors", "input-trees"])
+def test_to_source_is_a_standalone_script(tmp_path: Path, input_trees: bool) -> None:
+    drawn = _collect(cases(input_trees=True), 40) if input_trees else _collect(cases(), 15)
+    if input_trees:  # the cases that take their inputs in trees
+        drawn = [c for c in drawn if c.params][:15]
+        assert len(drawn) >= 5
     argv = []
     for i, case in enumerate(drawn):
         script = tmp_path / f"case_{i}.py"

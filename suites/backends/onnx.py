@@ -67,10 +67,15 @@ def user_output_slots(exported):
 
 
 def session_feeds(session, exported, args, kwargs):
-    """The flattened user inputs, keyed by the ONNX graph's input names, in order."""
+    """The user inputs the export takes as tensors, flattened by its in_spec and keyed by
+    the ONNX graph's input names, in order (the export specialised the rest: None, flags,
+    Python numbers are constants of the graph, not inputs)."""
+    from torch.export.graph_signature import InputKind, TensorArgument
     from torch.fx._pytree import tree_flatten_spec
 
-    flat = list(tree_flatten_spec((args, kwargs), exported.call_spec.in_spec))
+    specs = [s for s in exported.graph_signature.input_specs if s.kind == InputKind.USER_INPUT]
+    leaves = tree_flatten_spec((args, kwargs), exported.call_spec.in_spec)
+    flat = [leaf for spec, leaf in zip(specs, leaves, strict=True) if isinstance(spec.arg, TensorArgument)]
     names = [i.name for i in session.get_inputs()]
     if len(names) != len(flat):
         raise ValueError(f"the ONNX graph has {len(names)} inputs ({names}), the export {len(flat)}")

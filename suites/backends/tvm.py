@@ -124,10 +124,45 @@ def _tvm_imports(importer: str, *more: str) -> str:
                       f"from tvm.relax.frontend.torch import {importer}"])
 
 
-def _flat_inputs(ctx: CompileContext, in_spec: Any) -> list[Any]:
+def tensor_inputs(exported, args, kwargs):
+    """The user inputs the export takes as tensors, flattened by its in_spec, in order:
+    what the imported main function is called with (the export specialised the rest:
+    None, flags, Python numbers)."""
+    from torch.export.graph_signature import InputKind, TensorArgument
     from torch.fx._pytree import tree_flatten_spec
 
-    return list(tree_flatten_spec((ctx.args, ctx.kwargs), in_spec))
+    specs = [s for s in exported.graph_signature.input_specs if s.kind == InputKind.USER_INPUT]
+    leaves = tree_flatten_spec((args, kwargs), exported.call_spec.in_spec)
+    return [leaf for spec, leaf in zip(specs, leaves, strict=True) if isinstance(spec.arg, TensorArgument)]
+
+
+def flat_tensor_module(model, args, kwargs):
+    """(a module whose forward takes the tensors of the inputs' tree as positional
+    arguments and calls ``model`` with the whole tree rebuilt, the tensors in order):
+    from_fx describes each placeholder by shape and dtype, so a tree, ``None`` or a Python
+    flag cannot be one. The rest of the tree is a constant of the traced graph, as
+    torch.export specialises it."""
+    leaves, spec = pytree.tree_flatten((args, kwargs))
+    tensors = [i for i, leaf in enumerate(leaves) if isinstance(leaf, torch.Tensor)]
+
+    class FlatInputs(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.model = model
+
+        def call(self, inputs):
+            tree = list(leaves)
+            for i, tensor in zip(tensors, inputs):
+                tree[i] = tensor
+            call_args, call_kwargs = pytree.tree_unflatten(tree, spec)
+            return self.model(*call_args, **call_kwargs)
+
+    # One named parameter per tensor: fx makes a placeholder of each (not of *args).
+    names = ", ".join(f"input{i}" for i in range(len(tensors)))
+    namespace = {}
+    exec(f"def forward(self, {names}):\n    return self.call([{names}])", namespace)  # noqa: S102
+    FlatInputs.forward = namespace["forward"]
+    return FlatInputs(), [leaves[i] for i in tensors]
 
 
 class TvmExportedProgram(_TvmBackend):
@@ -140,11 +175,11 @@ class TvmExportedProgram(_TvmBackend):
         return Recipe((
             ("export", "exported = torch.export.export(model, args, kwargs)"),
             *self._recipe_build(f"from_exported_program(exported{_keywords(options)})", options),
-            ("run", "inputs = tree_flatten_spec((args, kwargs), exported.call_spec.in_spec)\n" + _on_device(self) +
+            ("run", "inputs = tensor_inputs(exported, args, kwargs)\n" + _on_device(self) +
                     f"raw = to_torch(vm['main'](*map(tvm.runtime.from_dlpack, inputs){self._recipe_params(options)}))\n"
                     "actual = reassemble(raw, exported.call_spec.out_spec)[0]  # flat: re-assembled as a user would"),
-        ), _tvm_imports("from_exported_program", "from torch.fx._pytree import tree_flatten_spec",
-                        "from torch.utils import _pytree as pytree"), (to_torch, reassemble))
+        ), _tvm_imports("from_exported_program", "from torch.utils import _pytree as pytree"),
+            (to_torch, reassemble, tensor_inputs))
 
     def option_strategy(self) -> st.SearchStrategy[dict[str, Any]]:
         return self._importer_options().flatmap(
@@ -160,11 +195,12 @@ class TvmExportedProgram(_TvmBackend):
         with ctx.stage("import"):
             mod = from_exported_program(exported, **ctx.options)
             mod, params = self._params(ctx, mod)
-        return self._build(ctx, mod), params, exported.call_spec
+        return self._build(ctx, mod), params, exported
 
     def run(self, compiled: Any, ctx: CompileContext) -> Any:
-        vm, params, call_spec = compiled
-        inputs = [self._to_tvm(t) for t in _flat_inputs(ctx, call_spec.in_spec)]
+        vm, params, exported = compiled
+        call_spec = exported.call_spec
+        inputs = [self._to_tvm(t) for t in tensor_inputs(exported, ctx.args, ctx.kwargs)]
         raw = to_torch(vm["main"](*inputs, *params))
         tree, fits = reassemble(raw, call_spec.out_spec)
         if not fits:
@@ -182,13 +218,13 @@ class TvmFx(_TvmBackend):
                 "in-place ops it maps (copy_, index_put_, fill_) become new values, never written back")
     def recipe(self, options: dict[str, Any]) -> Recipe:
         return Recipe((
-            ("trace", "graph_module = torch.fx.symbolic_trace(model)\n"
-                      "inputs = [*args, *kwargs.values()]  # the placeholders: forward's parameters, in order"),
+            ("trace", "flat, inputs = flat_tensor_module(model, args, kwargs)  # the placeholders: the input tensors\n"
+                      "graph_module = torch.fx.symbolic_trace(flat)"),
             *self._recipe_build("from_fx(graph_module, [(tuple(t.shape), str(t.dtype)[6:]) for t in inputs]"
                                 f"{_keywords(options)})", options),
             ("run", _on_device(self) + "actual = to_torch(vm['main'](*map(tvm.runtime.from_dlpack, inputs)"
                     f"{self._recipe_params(options)}))"),
-        ), _tvm_imports("from_fx"), (to_torch,))
+        ), _tvm_imports("from_fx", "from torch.utils import _pytree as pytree"), (to_torch, flat_tensor_module))
 
     def option_strategy(self) -> st.SearchStrategy[dict[str, Any]]:
         return self._importer_options()
@@ -196,24 +232,18 @@ class TvmFx(_TvmBackend):
     def compile(self, ctx: CompileContext) -> Any:
         from tvm.relax.frontend.torch import from_fx
 
+        flat, inputs = flat_tensor_module(ctx.model, ctx.args, ctx.kwargs)
         with ctx.stage("trace"):
-            graph_module = torch.fx.symbolic_trace(ctx.model)
-        placeholders = [n.target for n in graph_module.graph.nodes if n.op == "placeholder"]
-        inputs = self._placeholder_inputs(ctx, placeholders)
+            graph_module = torch.fx.symbolic_trace(flat)
         input_info = [(tuple(t.shape), str(t.dtype).removeprefix("torch.")) for t in inputs]
         with ctx.stage("import"):
             mod = from_fx(graph_module, input_info, **ctx.options)
             mod, params = self._params(ctx, mod)
-        return self._build(ctx, mod), params, placeholders
-
-    @staticmethod
-    def _placeholder_inputs(ctx: CompileContext, placeholders: list[str]) -> list[torch.Tensor]:
-        # fx names placeholders after the forward's parameters: positional first.
-        return [ctx.args[i] if i < len(ctx.args) else ctx.kwargs[name] for i, name in enumerate(placeholders)]
+        return self._build(ctx, mod), params
 
     def run(self, compiled: Any, ctx: CompileContext) -> Any:
-        vm, params, placeholders = compiled
-        inputs = [self._to_tvm(t) for t in self._placeholder_inputs(ctx, placeholders)]
+        vm, params = compiled
+        inputs = [self._to_tvm(t) for t in flat_tensor_module(ctx.model, ctx.args, ctx.kwargs)[1]]
         return to_torch(vm["main"](*inputs, *params))
 
 
@@ -234,8 +264,7 @@ class TvmDynamo(_TvmBackend):
 
     def run(self, compiled: Any, ctx: CompileContext) -> Any:
         device = self._torch_device()
-        args = pytree.tree_map(lambda t: t.to(device), ctx.args)
-        kwargs = pytree.tree_map(lambda t: t.to(device), ctx.kwargs)
+        args, kwargs = pytree.tree_map_only(torch.Tensor, lambda t: t.to(device), (ctx.args, ctx.kwargs))
         # torch.compile compiles lazily, on the first call.
         with ctx.stage("compile-on-call"):
             return compiled(*args, **kwargs)

@@ -1,0 +1,81 @@
+"""A user's own model through the suite (``python -m suites check``, ``assert_roundtrips``):
+inputs that are trees, ``None`` and Python flags fed as each frontend takes them, the
+same oracle, known table and reproducers as generated cases."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from suites.check import CPU_BACKENDS, assert_roundtrips, check
+from suites.config import Config
+from suites.known import KNOWN
+from suites.own import OwnModel
+from suites.worker import Worker
+from tests import own_models
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def worker():
+    w = Worker(timeout=300)
+    yield w
+    w.close()
+
+
+@pytest.mark.parametrize("factory", own_models.__all__)
+def test_every_cpu_frontend_passes_or_fails_as_the_table_says(factory, worker):
+    found = check(OwnModel(f"tests.own_models:{factory}", path=str(ROOT)), CPU_BACKENDS,
+                  run_case=lambda spec, model: worker.run(spec, model, {}))
+    lines = "\n".join(c.line() for c in found)
+    assert [c.backend_spec for c in found] == list(CPU_BACKENDS)
+    assert not any(c.new or c.skipped for c in found), lines
+    # The frontends that keep the user's structure and state agree with eager exactly.
+    for same in ("reference", "inductor"):
+        assert next(c for c in found if c.backend_spec == same).verdict.outcome == "pass", lines
+
+
+def test_the_command_prints_a_line_per_backend_and_writes_the_reports(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "suites", "check", "tests.own_models:encoder_with_flags",
+                           "--backend", "reference", "--backend", "tvm-ep", "--keep-going", "--reports", str(tmp_path)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "reference              pass" in done.stdout
+    assert "tvm-ep                 known bug (crash): tvm-ep-constant-input" in done.stdout
+    assert (tmp_path / "summary.html").exists() and "tvm-ep-constant-input" in (tmp_path / "summary.md").read_text()
+
+
+def test_a_new_finding_files_an_entry_whose_reproducer_imports_the_factory_and_reproduces(tmp_path, worker):
+    hidden = tuple(k for k in KNOWN if k.id != "tvm-ep-constant-input")
+    model = OwnModel("tests.own_models:encoder_with_flags", path=str(ROOT))
+    [found] = check(model, ["tvm-ep"], rows=hidden, entries=tmp_path, config=Config(corpus=tmp_path / "none"),
+                    run_case=lambda spec, m: worker.run(spec, m, {}))
+    assert found.new and found.entry is not None, found.line()
+    assert (found.entry / "model.json").exists() and (found.entry / "meta.json").exists()
+    repro = (found.entry / "repro.py").read_text()
+    assert "factory = tests.own_models.encoder_with_flags" in repro
+    done = subprocess.run([sys.executable, str(found.entry / "repro.py")], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 1 and 'Cannot determine shape and dtype for input "attention_mask"' in done.stderr
+
+
+@pytest.mark.parametrize(("distortion", "factory", "where"), [
+    ("LoseInputMutations", own_models.cache_updated_in_place, "state.inputs['cache']['keys'][0]: mutation_lost"),
+    ("Int64ToInt32", own_models.dict_batch, "['labels']: dtype"),
+    ("FlattenOneLevel", own_models.lstm_with_state, "<output>: arity expected 2, got 3"),  # (out, (h, c))
+    ("OrderedDictToDict", own_models.encoder_with_flags, "<output>: container_type"),
+    ("NudgeOneValue", own_models.attention_with_cache, ": values"),
+])
+def test_planted_distortions_of_trees_are_caught(distortion, factory, where):
+    with pytest.raises(AssertionError) as caught:
+        assert_roundtrips(factory, [f"tests.harness_backends:{distortion}"])
+    assert where in str(caught.value) and "NEW mismatch" in str(caught.value)
+
+
+def test_a_callable_factory_runs_in_process():
+    found = assert_roundtrips(own_models.attention_with_cache, ["reference", "inductor"])
+    assert [c.verdict.outcome for c in found] == ["pass", "pass"]
