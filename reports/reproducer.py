@@ -159,7 +159,7 @@ def _imported_names(line: str) -> list[str]:
 def reproducer_source(case: Case, backend: Backend, options: dict[str, Any], meta: dict[str, Any]) -> str:
     """The reproducer of the finding ``meta`` describes (its outcome, stage, signature
     and first difference) for ``case`` on ``backend`` with ``options``."""
-    recipe = backend.recipe(options)
+    recipe = backend.recipe(options, input_trees=True) if case.params else backend.recipe(options)
     mismatch = meta["outcome"] == "mismatch"
     # A crash reproduces with the calls up to the one that fails.
     call = recipe.until("run" if mismatch else meta.get("stage", ""))
@@ -200,7 +200,7 @@ def reproducer_source(case: Case, backend: Backend, options: dict[str, Any], met
 def own_model_reproducer(model: OwnModel, backend: Backend, options: dict[str, Any], meta: dict[str, Any]) -> str:
     """The reproducer of a finding on a user's own model: the model comes from its
     factory (a model cannot be written out), the frontend's calls as for a generated case."""
-    recipe = backend.recipe(options)
+    recipe = backend.recipe(options, input_trees=True)
     mismatch = meta["outcome"] == "mismatch"
     call = recipe.until("run" if mismatch else meta.get("stage", ""))
     helpers = recipe.helper_source(call)

@@ -63,9 +63,11 @@ def focus_ops(target: Known, backend_spec: str, findings: Path | None = None) ->
 
 
 def hunt(target: Known, backend_spec: str, *, examples: int = 1000, search_seed: int = 0,
-         worker: Worker | None = None, ops: tuple[str, ...] = (), corpus: Path = CORPUS) -> ConformanceFailure | None:
+         worker: Worker | None = None, ops: tuple[str, ...] = (), corpus: Path = CORPUS,
+         input_trees: bool = False) -> ConformanceFailure | None:
     """The shrunk failure of ``backend_spec`` that ``target`` explains, or None when
-    ``examples`` cases did not reach it; ``ops`` narrows the programs to those ops."""
+    ``examples`` cases did not reach it; ``ops`` narrows the programs to those ops;
+    ``input_trees`` draws how forward takes its inputs too (``cases(input_trees=True)``)."""
     ignore_local_constants()  # the draws a pytest run makes (conftest.py)
     backend = load_backend(backend_spec)
     own = worker is None
@@ -83,12 +85,12 @@ def hunt(target: Known, backend_spec: str, *, examples: int = 1000, search_seed:
             return None  # hidden: the hunted bug fails the search
         return match(verdict, rows) or _ELSEWHERE
 
+    strategy = cases(ops=ops or None, input_trees=True) if input_trees else cases(ops=ops) if ops else None
     # No explain phase: it re-runs the shrunk case many times to say which parts matter.
     check = seed(search_seed)(settings(max_examples=examples, deadline=None, database=None,
                                        phases=[Phase.generate, Phase.shrink],
                                        suppress_health_check=list(HealthCheck))(
-        conformance_property(backend, backend_spec, run_case, Recorder(), cases(ops=ops) if ops else None,
-                             known_row=known_row)))
+        conformance_property(backend, backend_spec, run_case, Recorder(), strategy, known_row=known_row)))
     try:
         check()
     except ConformanceFailure as failure:
@@ -112,15 +114,16 @@ def search_order(target: Known) -> list[str]:
 
 
 def find(row_id: str, backend_spec: str | None, examples: int, worker: Worker, findings: Path | None = None,
-         corpus: Path = CORPUS) -> bool:
+         corpus: Path = CORPUS, input_trees: bool = False) -> bool:
     """Hunt the row's bug on its backends in turn; file the first shrunk failure as its entry."""
     target = row(row_id)
     for spec in [backend_spec] if backend_spec else search_order(target):
         # First among the ops the last survey saw the row on (far fewer cases to reach
         # it), then among every op.
         ops = focus_ops(target, spec, findings)
-        failure = hunt(target, spec, examples=examples, worker=worker, ops=ops, corpus=corpus) if ops else None
-        failure = failure or hunt(target, spec, examples=examples, worker=worker, corpus=corpus)
+        failure = hunt(target, spec, examples=examples, worker=worker, ops=ops, corpus=corpus,
+                       input_trees=input_trees) if ops else None
+        failure = failure or hunt(target, spec, examples=examples, worker=worker, corpus=corpus, input_trees=input_trees)
         if failure is None:
             print(f"{row_id}: not reached on {spec} in {examples} cases", flush=True)
             continue
@@ -140,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("rows", nargs="*", help="row ids in suites/known.py (default: every row without an entry)")
     parser.add_argument("--backend", help="the backend to search (default: each of the row's, in turn)")
     parser.add_argument("--examples", type=int, default=1000, help="cases to try per backend (default 1000)")
+    parser.add_argument("--input-trees", action="store_true", help="draw inputs in trees, beside None and flags "
+                        "(the search of test_input_trees_round_trip)")
     parser.add_argument("--findings", type=Path, help="a run's findings.json: the ops of its examples of the row "
                         "narrow the search first")
     args = parser.parse_args(argv)
@@ -147,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = args.rows or [k.id for k in rows_without_entry(entries=[e for e in load_entries(corpus) if isinstance(e, Entry)])]
     worker = Worker(timeout=300)
     try:
-        found = sum(find(row_id, args.backend, args.examples, worker, args.findings, corpus) for row_id in rows)
+        found = sum(find(row_id, args.backend, args.examples, worker, args.findings, corpus, args.input_trees)
+                    for row_id in rows)
     finally:
         worker.close()
     print(f"{found} of {len(rows)} rows found and filed")

@@ -164,9 +164,10 @@ class Backend:
         except PackageNotFoundError:
             return f"{self.distribution} (version unknown)"
 
-    def recipe(self, options: dict[str, Any]) -> Recipe:
-        """The frontend call of a standalone reproducer, for these options (see ``Recipe``).
-        Keep it the same code as ``compile``/``run``: share the helpers."""
+    def recipe(self, options: dict[str, Any], *, input_trees: bool = False) -> Recipe:
+        """The frontend call of a standalone reproducer, for these options (see ``Recipe``),
+        of a case whose inputs come in trees when ``input_trees``. Keep it the same code as
+        ``compile``/``run``: share the helpers."""
         return Recipe(((self.name, f"raise SystemExit('{self.name} has no standalone reproducer: "
                                    "use python -m suites.replay')"),))
 

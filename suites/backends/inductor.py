@@ -32,7 +32,7 @@ class Inductor(Backend):
             reason = f"{self.name}: Inductor's CPU code generation needs a C++ compiler (g++), and none is on PATH"
         return reason
 
-    def recipe(self, options: dict[str, Any]) -> Recipe:
+    def recipe(self, options: dict[str, Any], *, input_trees: bool = False) -> Recipe:
         return Recipe((("compile-on-call", "actual = torch.compile(model)(*args, **kwargs)"),))
 
     def compile(self, ctx: CompileContext) -> Any:

@@ -119,7 +119,7 @@ class OnnxRuntime(Backend):
     requires = ("onnx", "onnxscript", "onnxruntime")
     distribution = "onnxruntime"
     packages = ("onnxscript", "onnx")
-    def recipe(self, options: dict[str, Any]) -> Recipe:
+    def recipe(self, options: dict[str, Any], *, input_trees: bool = False) -> Recipe:
         return Recipe((
             ("export", "exported = torch.export.export(model, args, kwargs)"),
             ("onnx-export", "program = torch.onnx.export(exported, args, kwargs=kwargs, dynamo=True)"),

@@ -101,7 +101,7 @@ class OpenVino(Backend):
     requires = ("openvino",)
     distribution = "openvino"
     tracker = "openvinotoolkit/openvino"
-    def recipe(self, options: dict[str, Any]) -> Recipe:
+    def recipe(self, options: dict[str, Any], *, input_trees: bool = False) -> Recipe:
         return Recipe((
             ("export", "exported = torch.export.export(model, args, kwargs)"),
             ("convert", "converted = openvino.convert_model(exported)"),

@@ -17,7 +17,7 @@ class ExportRoundTrip(Backend):
     mutation = ("written back: ExportedProgram.module() copies mutated buffers and inputs back "
                 "(torch/export/_unlift.py, _insert_copy_for_mutations)")
 
-    def recipe(self, options: dict[str, Any]) -> Recipe:
+    def recipe(self, options: dict[str, Any], *, input_trees: bool = False) -> Recipe:
         return Recipe((("export", "exported = torch.export.export(model, args, kwargs)"),
                        ("run", "actual = exported.module()(*args, **kwargs)")))
 
@@ -34,7 +34,7 @@ class Eager(Backend):
     name = "eager"
     contract = Contract.EXACT
 
-    def recipe(self, options: dict[str, Any]) -> Recipe:
+    def recipe(self, options: dict[str, Any], *, input_trees: bool = False) -> Recipe:
         return Recipe((("run", "actual = model(*args, **kwargs)"),))
 
     def compile(self, ctx: CompileContext) -> Any:

@@ -183,7 +183,7 @@ class _TrtBackend(Backend):
     _recipe_compile = ('compiled = torch_tensorrt.compile(model, ir="dynamo", arg_inputs=list(args), '
                        'kwarg_inputs=kwargs, **{options!r})')
 
-    def recipe(self, options: dict[str, Any]) -> Recipe:
+    def recipe(self, options: dict[str, Any], *, input_trees: bool = False) -> Recipe:
         return Recipe((
             ("compile", f"model, args, kwargs = model.to({DEVICE!r}), to_device(args, {DEVICE!r}), "
                         f"to_device(kwargs, {DEVICE!r})\n" + self._recipe_compile.format(options=compile_kwargs(options))),

@@ -165,13 +165,22 @@ def flat_tensor_module(model, args, kwargs):
     return FlatInputs(), [leaves[i] for i in tensors]
 
 
+def _traced_module(ctx: CompileContext) -> tuple[torch.nn.Module, list[torch.Tensor]]:
+    """What from_fx traces, and the tensors its placeholders take: the model itself where
+    every argument is a tensor (forward's parameters are the placeholders), else
+    ``flat_tensor_module``."""
+    if all(isinstance(a, torch.Tensor) for a in (*ctx.args, *ctx.kwargs.values())):
+        return ctx.model, [*ctx.args, *ctx.kwargs.values()]
+    return flat_tensor_module(ctx.model, ctx.args, ctx.kwargs)
+
+
 class TvmExportedProgram(_TvmBackend):
     name = "tvm-ep"
     contract = Contract.FLAT
     mutation = ("dropped, as documented: from_exported_program returns only the user outputs ('Only user-facing "
                 "outputs should be returned', tvm/relax/frontend/torch/exported_program_translator.py, "
                 "ExportedProgramImporter.from_exported_program) and binds buffers as constants")
-    def recipe(self, options: dict[str, Any]) -> Recipe:
+    def recipe(self, options: dict[str, Any], *, input_trees: bool = False) -> Recipe:
         return Recipe((
             ("export", "exported = torch.export.export(model, args, kwargs)"),
             *self._recipe_build(f"from_exported_program(exported{_keywords(options)})", options),
@@ -216,10 +225,13 @@ class TvmFx(_TvmBackend):
     contract = Contract.NESTING
     mutation = ("undocumented: from_fx rejects __setitem__, add_ and mul_ ('Unsupported function target'); the "
                 "in-place ops it maps (copy_, index_put_, fill_) become new values, never written back")
-    def recipe(self, options: dict[str, Any]) -> Recipe:
+    def recipe(self, options: dict[str, Any], *, input_trees: bool = False) -> Recipe:
+        trace = ("flat, inputs = flat_tensor_module(model, args, kwargs)  # the placeholders: the input tensors\n"
+                 "graph_module = torch.fx.symbolic_trace(flat)") if input_trees else (
+                 "graph_module = torch.fx.symbolic_trace(model)\n"
+                 "inputs = [*args, *kwargs.values()]  # the placeholders: forward's parameters, in order")
         return Recipe((
-            ("trace", "flat, inputs = flat_tensor_module(model, args, kwargs)  # the placeholders: the input tensors\n"
-                      "graph_module = torch.fx.symbolic_trace(flat)"),
+            ("trace", trace),
             *self._recipe_build("from_fx(graph_module, [(tuple(t.shape), str(t.dtype)[6:]) for t in inputs]"
                                 f"{_keywords(options)})", options),
             ("run", _on_device(self) + "actual = to_torch(vm['main'](*map(tvm.runtime.from_dlpack, inputs)"
@@ -232,7 +244,7 @@ class TvmFx(_TvmBackend):
     def compile(self, ctx: CompileContext) -> Any:
         from tvm.relax.frontend.torch import from_fx
 
-        flat, inputs = flat_tensor_module(ctx.model, ctx.args, ctx.kwargs)
+        flat, inputs = _traced_module(ctx)
         with ctx.stage("trace"):
             graph_module = torch.fx.symbolic_trace(flat)
         input_info = [(tuple(t.shape), str(t.dtype).removeprefix("torch.")) for t in inputs]
@@ -243,7 +255,7 @@ class TvmFx(_TvmBackend):
 
     def run(self, compiled: Any, ctx: CompileContext) -> Any:
         vm, params = compiled
-        inputs = [self._to_tvm(t) for t in flat_tensor_module(ctx.model, ctx.args, ctx.kwargs)[1]]
+        inputs = [self._to_tvm(t) for t in _traced_module(ctx)[1]]
         return to_torch(vm["main"](*inputs, *params))
 
 
@@ -251,7 +263,7 @@ class TvmDynamo(_TvmBackend):
     name = "tvm-dynamo"
     contract = Contract.EXACT
     mutation = "written back: torch.compile's promise (relax_dynamo's own documentation says nothing)"
-    def recipe(self, options: dict[str, Any]) -> Recipe:
+    def recipe(self, options: dict[str, Any], *, input_trees: bool = False) -> Recipe:
         return Recipe((("compile-on-call", "actual = torch.compile(model, backend=relax_dynamo())(*args, **kwargs)"),),
                       "from tvm.relax.frontend.torch import relax_dynamo")
 
