@@ -177,16 +177,19 @@ KNOWN: tuple[Known, ...] = (
           r"/crash/WorkerDied: the worker process died: signal SIGSEGV @argsort on \w+$",
           "torch.argsort of a 0-d tensor (eager: tensor(0)) kills the process with SIGSEGV in relax_dynamo's "
           "compiled module; from_fx runs it, and from_exported_program rejects sort.stable cleanly."),
-    Known("tvm-ep-constant-input", ("tvm-ep",), "bug",
-          r"^tvm-ep/import/crash/(ValueError: Cannot determine shape and dtype for input \"\w+\"|AttributeError: "
-          r"'(bool|int|float)' object has no attribute 'shape')$",
-          "A model called with a None, bool, int or float argument (model(ids, attention_mask=None, "
-          "return_dict=True)) fails from_exported_program's import: torch.export keeps such an argument as a "
-          "ConstantArgument user input (specialised, its placeholder unused), and create_input_vars "
-          "(exported_program_translator.py) makes a tensor input of every USER_INPUT placeholder, reading the "
-          "shape of its meta value: None gives 'Cannot determine shape and dtype', a Python number has no .shape. "
-          "Eager, torch.export, Inductor and ONNX Runtime run it.", "",
-          ("import",)),
+    Known("tvm-ep-none-input", ("tvm-ep",), "bug",
+          r"^tvm-ep/import/crash/ValueError: Cannot determine shape and dtype for input \"\w+\"$",
+          "A model called with a None argument (model(ids, attention_mask=None)) fails from_exported_program's "
+          "import: torch.export keeps None as a ConstantArgument user input (specialised, its placeholder unused), "
+          "and create_input_vars (exported_program_translator.py) makes a tensor input of every USER_INPUT "
+          "placeholder from its meta value, which is None here. Eager, torch.export, Inductor and ONNX Runtime run "
+          "it. A Python number argument fails in the same loop (tvm-ep-number-input).", "", ("import",)),
+    Known("tvm-ep-number-input", ("tvm-ep",), "bug",
+          r"^tvm-ep/import/crash/AttributeError: '(bool|int|float)' object has no attribute 'shape'$",
+          "A model called with a bool, int or float argument (return_dict=True, a scale) fails from_exported_program's "
+          "import: torch.export specialises it as a ConstantArgument user input, and create_input_vars "
+          "(exported_program_translator.py) reads the .shape of every USER_INPUT placeholder's meta value, here a "
+          "Python number. The None case is tvm-ep-none-input.", "", ("import",)),
     Known("tvm-narrow-length-as-end", TVM, "bug", r"^tvm-(ep|fx|dynamo)/judge/mismatch/shape @narrow$",
           "x.narrow(dim, start, length) with start > 0 comes back too short (x.narrow(0, 1, 1) of a (2,) tensor is "
           "empty): the narrow converters (fx_translator.py and exported_program_translator.py, _narrow) emit "

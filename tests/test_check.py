@@ -45,12 +45,12 @@ def test_the_command_prints_a_line_per_backend_and_writes_the_reports(tmp_path):
                           cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "reference              pass" in done.stdout
-    assert "tvm-ep                 known bug (crash): tvm-ep-constant-input" in done.stdout
-    assert (tmp_path / "summary.html").exists() and "tvm-ep-constant-input" in (tmp_path / "summary.md").read_text()
+    assert "tvm-ep                 known bug (crash): tvm-ep-none-input" in done.stdout
+    assert (tmp_path / "summary.html").exists() and "tvm-ep-none-input" in (tmp_path / "summary.md").read_text()
 
 
 def test_a_new_finding_files_an_entry_whose_reproducer_imports_the_factory_and_reproduces(tmp_path, worker):
-    hidden = tuple(k for k in KNOWN if k.id != "tvm-ep-constant-input")
+    hidden = tuple(k for k in KNOWN if k.id != "tvm-ep-none-input")
     model = OwnModel("tests.own_models:encoder_with_flags", path=str(ROOT))
     [found] = check(model, ["tvm-ep"], rows=hidden, entries=tmp_path, config=Config(corpus=tmp_path / "none"),
                     run_case=lambda spec, m: worker.run(spec, m, {}))
