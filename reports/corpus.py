@@ -50,7 +50,7 @@ from suites.worker import Worker
 
 from .reproducer import own_model_reproducer, reproducer_source, title
 
-__all__ = ["CORPUS", "CorpusError", "Entry", "explains", "known_rows", "load_entries", "needs_entry", "open_rows",
+__all__ = ["CORPUS", "CorpusError", "Entry", "cpu_reason", "explains", "known_rows", "load_entries", "needs_entry", "open_rows",
            "render_report", "reproducer_source", "rows_without_entry", "save_finding"]
 
 #: The tracked corpus: every function's default. A run's own (``--corpus``,
@@ -228,6 +228,19 @@ def known_rows(corpus: Path = CORPUS) -> tuple[Known, ...]:
 # -- the environment of a finding -----------------------------------------------------
 
 
+def cpu_reason(meta: dict[str, Any], cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
+    """Why an entry's bug cannot show on this CPU (a kernel only some instruction sets
+    take, meta ``cpu_flags``), or empty where it can or the CPU cannot be read."""
+    wanted = meta.get("cpu_flags") or []
+    try:
+        flags = set(next(line for line in cpuinfo.read_text().splitlines() if line.startswith("flags")).split())
+    except (OSError, StopIteration):
+        return ""
+    missing = [f for f in wanted if f not in flags]
+    return f"reproduces only on CPUs with {', '.join(wanted)}; this one lacks {', '.join(missing)}" if missing else ""
+
+
+
 def environment(backend: Any) -> dict[str, str]:
     """Python, torch, the frontend under test and its direct dependencies, installed
     versions: what its maintainers ask for, nothing of the other frontends."""
@@ -272,7 +285,7 @@ def run_reproducer(entry: Entry, timeout: float = 600) -> Run:
     error (crash), the failed comparison (mismatch), the same signal (a native crash),
     or no end (hang). Any other error is a broken reproducer."""
 
-    reason = load_backend(entry.meta["backend"]).unavailable_reason()
+    reason = load_backend(entry.meta["backend"]).unavailable_reason() or cpu_reason(entry.meta)
     if reason:
         return Run("skipped", None, "", reason)
     try:

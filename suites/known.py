@@ -594,7 +594,9 @@ KNOWN: tuple[Known, ...] = (
           "x > y and x >= y return True where an operand is NaN (NaN >= NaN, NaN > 1, 1 >= NaN all True), in "
           "float16, bfloat16, float32 and float64; PyTorch (IEEE) gives False. The CPU plugin's Greater and "
           "GreaterEqual kernels do it: convert_model emits plain Greater/GreaterEqual, whose reference evaluate() "
-          "gives False, and <, <=, == are right. Silently wrong values."),
+          "gives False, and <, <=, == are right. Silently wrong values. It depends on the CPU: an AVX2-only AMD "
+          "EPYC gives False; the entry is replayed only on CPUs with avx512f (meta cpu_flags), the instruction set "
+          "taken to be the difference (the JIT kernels differ by it)."),
 )
 
 def counted_outcome(verdict: Verdict, known: Known | None) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from reports.corpus import CorpusError, known_rows, load_entries
+from reports.corpus import CorpusError, cpu_reason, known_rows, load_entries
 from suites.config import CONFIG
 from suites.known import match, passed_or_rejected_cleanly
 from suites.runner import load_backend
@@ -42,7 +42,7 @@ def test_corpus_entry(entry, run_case_for, rows, run_config):
         pytest.fail(str(entry))
     meta = entry.meta
     backend = load_backend(meta["backend"], run_config)
-    reason = backend.unavailable_reason()
+    reason = backend.unavailable_reason() or cpu_reason(meta)
     if reason:
         pytest.skip(reason)
     if meta["status"] == "unverified":

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def run_suite(*args: str, env: dict[str, str], timeout: float = 600) -> subprocess.CompletedProcess:
     """``pytest suites/test_conformance.py ARGS`` with ``env`` added to the environment."""
-    return subprocess.run([sys.executable, "-m", "pytest", "suites/test_conformance.py", "-q",
+    return subprocess.run([sys.executable, "-m", "pytest", "suites/test_conformance.py::test_outputs_round_trip", "-q",
                            "-p", "no:cacheprovider", *args], cwd=ROOT, env={**os.environ, **env},
                           capture_output=True, text=True, timeout=timeout)
 
