@@ -27,8 +27,8 @@ def _run(reports: Path, *, examples: int) -> subprocess.Popen:
     terminal or a CI runner starts one)."""
     env = {**os.environ, "ROUNDTRIP_PROFILE": "dev", "ROUNDTRIP_MAX_EXAMPLES": str(examples),
            "ROUNDTRIP_REPORTS": str(reports), "ROUNDTRIP_CORPUS": str(reports / "corpus")}
-    args = [sys.executable, "-m", "pytest", "suites/test_conformance.py::test_outputs_round_trip", "-q", "-p", "no:cacheprovider", "-n", "2",
-            "--shards", "2", "--backend", "reference", "--hypothesis-seed=1"]
+    args = [sys.executable, "-m", "pytest", "suites/test_conformance.py::test_outputs_round_trip", "-q", "-p",
+            "no:cacheprovider", "-n", "2", "--shards", "2", "--backend", "reference", "--hypothesis-seed=1"]
     return start_run(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
 
