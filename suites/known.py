@@ -190,12 +190,6 @@ KNOWN: tuple[Known, ...] = (
           "import: torch.export specialises it as a ConstantArgument user input, and create_input_vars "
           "(exported_program_translator.py) reads the .shape of every USER_INPUT placeholder's meta value, here a "
           "Python number. The None case is tvm-ep-none-input.", "", ("import",)),
-    Known("tvm-narrow-length-as-end", TVM, "bug", r"^tvm-(ep|fx|dynamo)/judge/mismatch/shape @narrow$",
-          "x.narrow(dim, start, length) with start > 0 comes back too short (x.narrow(0, 1, 1) of a (2,) tensor is "
-          "empty): the narrow converters (fx_translator.py and exported_program_translator.py, _narrow) emit "
-          "relax.op.strided_slice(x, [dim], [start], [length]), the length where the end (start + length) belongs. "
-          "from_exported_program meets it only with run_ep_decomposition=False (the decomposition turns narrow "
-          "into a slice). Silently wrong shapes and values."),
     Known("tvm-ep-group-norm-bfloat16", ("tvm-ep",), "bug",
           r"/import/crash/TypeError: ir\.Op\(relax\.nn\.group_norm\) expects that data must be float, but got "
           r"T\.bfloatN$",
@@ -265,11 +259,14 @@ KNOWN: tuple[Known, ...] = (
           "is never updated and a later read returns the old contents. torch.compile promises eager semantics."),
     Known("tvm-fx-python-float-through-float32", ("tvm-fx",), "bug", r"/mismatch/values @const_float",
           "A Python float output comes back rounded through float32 (0.1 returns 0.10000000149011612)."),
-    Known("tvm-fx-narrow-length-as-end", ("tvm-fx",), "bug",
+    Known("tvm-fx-narrow-length-as-end", TVM, "bug",
           r"(Input \[Begin=N, End=N\] is invalid for axis=N|/mismatch/(shape( 0-d)?|values: \w+) @narrow"
           r"|the second input shape at dim N is T\.intN\(-N\))",
           "x.narrow(dim, start, length) is converted as a slice from start to `length` (an end index): wrong values "
-          "where start > 0, a build failure where length < start, and a negative dim seen by the next op."),
+          "where start > 0, a build failure where length < start, and a negative dim seen by the next op. Both "
+          "_narrow converters (fx_translator.py, which relax_dynamo uses too, and exported_program_translator.py) "
+          "emit relax.op.strided_slice(x, [dim], [start], [length]); from_exported_program meets it only with "
+          "run_ep_decomposition=False (the decomposition turns narrow into a slice)."),
     # -- TVM: found by the program generator ------------------------------------------------
     Known("tvm-unary-float-op-int-input", TVM, "bug",
           r"TypeError: ir\.Op\(relax\.\w+\) requires the input tensor to have float dtype",
