@@ -21,16 +21,14 @@ import json
 import re
 import sys
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from reports.corpus import CORPUS, Entry, load_entries
 from reports.reproducer import title
 from suites.known import KNOWN, SURVEY, TRT, TVM, Known, SignatureOnly, match
-from suites.signature import Signature
 
-__all__ = ["FINDINGS", "HEADER", "check", "frontend", "main", "recorded_verdict", "render", "survey_counts"]
+__all__ = ["FINDINGS", "HEADER", "check", "frontend", "main", "render", "survey_counts"]
 
 ROOT = Path(__file__).resolve().parents[1]
 FINDINGS = ROOT / "docs" / "findings.md"
@@ -56,20 +54,6 @@ def frontend(row: Known) -> str:
     return families.pop() if len(families) == 1 and "*" not in row.backends else "torch.export"
 
 
-def recorded_verdict(v: dict[str, Any]) -> SignatureOnly:
-    """A survey verdict (signature, backend, notes) as ``Known.matches`` reads it. A case
-    a row counted as ``unsupported`` is recorded under that outcome: it is matched as
-    what it was, a crash or a mismatch of lost mutations."""
-    signature = Signature.parse(v["signature"])
-    differences: tuple[dict[str, str], ...] = ()
-    if signature.outcome == "unsupported":
-        lost = signature.what.startswith("state mutation_lost")
-        outcome, differences = ("mismatch", ({"kind": "mutation_lost"},)) if lost else ("crash", ())
-        signature = replace(signature, outcome=outcome)
-    return SignatureOnly(v["backend"], signature.outcome, signature.stage, v.get("notes", []), str(signature),
-                         differences)
-
-
 def survey_counts(known: tuple[Known, ...], verdicts: list[dict[str, Any]]) -> tuple[Counter, list[str]]:
     """(row id -> how many of the survey's verdicts it explains, the signatures no row
     explains). A verdict is counted once, under the first row that matches it, as the
@@ -77,7 +61,7 @@ def survey_counts(known: tuple[Known, ...], verdicts: list[dict[str, Any]]) -> t
     counts: Counter = Counter()
     unexplained = []
     for v in verdicts:
-        row = match(recorded_verdict(v), known)
+        row = match(SignatureOnly.recorded(v["signature"], v["backend"], v.get("notes", [])), known)
         if row is None:
             unexplained.append(v["signature"])
         else:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -632,7 +632,7 @@ def _cause(signature: Signature) -> tuple[str, str]:
         if op in ("buffer_update", "input_update", "counter"):  # state, or a later read of it: not updated
             return "mutation not applied", op
         return signature.what.split(":")[0].removesuffix(" 0-d"), op
-    return signature.what.removeprefix(WRAPPER).split(":", 1)[0], op
+    return signature.error_type or signature.what.removeprefix(WRAPPER), op
 
 
 def root_causes(row: Known, verdicts: list[dict[str, Any]]) -> dict[tuple[str, str], list[str]]:
@@ -660,10 +660,16 @@ class SignatureOnly:
 
     @classmethod
     def recorded(cls, signature: str, backend: str, notes: list[str]) -> SignatureOnly:
-        """A verdict recorded by its signature (a survey's, an entry's), with the outcome
-        it was counted as."""
+        """A verdict recorded by its signature (a survey's, an entry's). One a row counted
+        as ``unsupported`` is recorded under that outcome: it is read back as what it was,
+        a crash or a mismatch of lost mutations."""
         parts = Signature.parse(signature)
-        return cls(backend, parts.outcome, parts.stage, notes, signature)
+        differences: tuple[dict[str, str], ...] = ()
+        if parts.outcome == "unsupported":
+            lost = parts.what.startswith("state mutation_lost")
+            differences = ({"kind": "mutation_lost"},) if lost else ()
+            parts = replace(parts, outcome="mismatch" if lost else "crash")
+        return cls(backend, parts.outcome, parts.stage, notes, str(parts), differences)
 
     def signature(self) -> str:
         return self._signature
