@@ -15,11 +15,6 @@ from hypothesis import HealthCheck, settings
 from strategies.draws import ignore_local_constants
 from suites.config import CONFIG, Config
 
-#: The frontends the suite runs when no --backend is given; those not installed
-#: here (TensorRT without a GPU) are skipped with the reason.
-DEFAULT_BACKENDS = ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo", "inductor", "onnx", "openvino",
-                    "trt-dynamo", "trt-torch-compile", "trt-exported-program", "trt-saved")
-
 ignore_local_constants()  # a ci run draws the same cases after any edit of the project (strategies/draws.py)
 _slow_is_fine = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 # Every profile derives from Hypothesis's plain defaults: where CI is set in the
@@ -148,6 +143,8 @@ def _between_cases(run: Any) -> Any:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "backend_spec" in metafunc.fixturenames:
+        from suites.runner import DEFAULT_BACKENDS  # every frontend, when no --backend is given
+
         specs = metafunc.config.getoption("--backend") or list(DEFAULT_BACKENDS)
         metafunc.parametrize("backend_spec", specs, ids=specs)
     if "shard" in metafunc.fixturenames:

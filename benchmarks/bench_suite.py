@@ -64,14 +64,13 @@ from strategies.draws import ignore_local_constants  # noqa: E402
 from suites.backends.base import CompileContext  # noqa: E402
 from suites.conformance import ConformanceFailure, Recorder, StopSearch, conformance_property  # noqa: E402
 from suites.known import KNOWN, Known, match  # noqa: E402
-from suites.runner import execute, load_backend  # noqa: E402
+from suites.runner import CPU_BACKENDS, execute, load_backend  # noqa: E402
 from suites.worker import Worker  # noqa: E402
 
 ignore_local_constants()  # the draws the suite makes (conftest.py does the same)
 #: What a verdict is matched against, as the suite does: the table and the open corpus entries.
 ROWS = known_rows()
 
-CPU_BACKENDS = ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo", "inductor", "onnx", "openvino")
 SECTIONS = ("throughput", "shrink", "detection", "precision", "parallel", "repeat", "campaign")
 TRIVIAL = Case((Input("x0", "float32", ()),), (Value("input", ("x0",)),), Ref(0))
 #: Real bugs to time the search for: (backend, the known row hidden from the table).

@@ -30,16 +30,10 @@ from .config import Config
 from .conformance import ConformanceFailure, Recorder, replay_command
 from .known import Known, counted_outcome, match, passed_or_rejected_cleanly
 from .own import OwnModel
-from .runner import Verdict, execute, load_backend
+from .runner import CPU_BACKENDS, DEFAULT_BACKENDS, Verdict, execute, load_backend
 from .worker import Worker
 
-__all__ = ["CPU_BACKENDS", "Checked", "assert_roundtrips", "check", "main"]
-
-#: What ``check`` runs when no backend is named: every frontend of the suite; those not
-#: installed here (TensorRT without a GPU) are skipped with the reason.
-BACKENDS = ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo", "inductor", "onnx", "openvino",
-            "trt-dynamo", "trt-torch-compile", "trt-exported-program", "trt-saved")
-CPU_BACKENDS = BACKENDS[:7]
+__all__ = ["Checked", "assert_roundtrips", "check", "main"]
 
 
 class Checked:
@@ -69,7 +63,7 @@ class Checked:
                 f"{'':23}signature {v.signature()}" + (f"\n{'':23}entry {self.entry}" if self.entry else ""))
 
 
-def check(model: OwnModel, backends: Iterable[str] = BACKENDS, *, run_case: Callable[[str, OwnModel], Verdict],
+def check(model: OwnModel, backends: Iterable[str] = DEFAULT_BACKENDS, *, run_case: Callable[[str, OwnModel], Verdict],
           config: Config | None = None, keep_going: bool = True, recorder: Recorder | None = None,
           entries: Path | None = None, rows: tuple[Known, ...] | None = None) -> list[Checked]:
     """Each backend's verdict on ``model``, matched against ``rows`` (default: the known
@@ -136,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     recorder = Recorder()
     worker = Worker(timeout=args.case_timeout, log_path=str(config.reports / "worker-check.log"), config=config)
     try:
-        found = check(model, args.backend or BACKENDS, config=config, keep_going=args.keep_going, recorder=recorder,
+        found = check(model, args.backend or DEFAULT_BACKENDS, config=config, keep_going=args.keep_going, recorder=recorder,
                       entries=config.reports / "check", run_case=lambda spec, subject: worker.run(spec, subject, {}))
     finally:
         worker.close()

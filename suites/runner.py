@@ -32,8 +32,8 @@ from .oracle import Difference, compare, dtype_name
 from .own import OwnModel
 from .signature import Signature
 
-__all__ = ["OUTCOMES", "Subject", "Verdict", "execute", "load_backend", "subject_from_json", "subject_to_json",
-           "BUILTIN_BACKENDS"]
+__all__ = ["BUILTIN_BACKENDS", "CPU_BACKENDS", "DEFAULT_BACKENDS", "OUTCOMES", "Subject", "Verdict", "execute",
+           "load_backend", "subject_from_json", "subject_to_json"]
 
 #: What a verdict is about: a generated case, or a user's own model.
 Subject = Case | OwnModel
@@ -63,6 +63,13 @@ BUILTIN_BACKENDS = {
     "onnx": "suites.backends.onnx:OnnxRuntime",
     "openvino": "suites.backends.openvino:OpenVino",
 }
+
+#: The frontends a run (and a check) covers when none is named; those not installed here
+#: (TensorRT without a GPU) are skipped with the reason.
+DEFAULT_BACKENDS = ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo", "inductor", "onnx", "openvino",
+                    "trt-dynamo", "trt-torch-compile", "trt-exported-program", "trt-saved")
+#: Those of them that run on a CPU.
+CPU_BACKENDS = DEFAULT_BACKENDS[:7]
 
 _loaded: dict[str, Backend] = {}
 

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from suites.check import CPU_BACKENDS, assert_roundtrips, check
+from suites.check import assert_roundtrips, check
 from suites.config import Config
 from suites.known import KNOWN
 from suites.own import OwnModel
+from suites.runner import CPU_BACKENDS
 from suites.worker import Worker
 from tests import own_models
 

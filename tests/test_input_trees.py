@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, find, given, settings
 from strategies import Case, Input, Ref, Value, cases, materialize
 from strategies.cases import CONSTANTS
 from strategies.spec import Const, Container, Param, ParamNode, case_from_json, case_to_json
-from suites.runner import execute, load_backend
+from suites.runner import CPU_BACKENDS, execute, load_backend
 
 FAST = settings(deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))
 
@@ -30,7 +30,6 @@ TREES = Case(
             Param("t1", ParamNode("list", ("x3",))),
             Param("t2", ParamNode("dict", ("x2",), ("a",)), keyword=True)),
 )
-CPU = ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo", "inductor", "onnx", "openvino")
 
 
 def _forms(case: Case) -> set[str]:
@@ -85,7 +84,7 @@ def test_the_model_reads_its_inputs_out_of_the_trees():
     assert out[2] is args[1][0]  # an input returned as it is: the tensor inside the list
 
 
-@pytest.mark.parametrize("name", CPU)
+@pytest.mark.parametrize("name", CPU_BACKENDS)
 def test_every_cpu_adapter_feeds_trees_as_its_frontend_expects(name):
     backend = load_backend(name)
     reason = backend.unavailable_reason()
