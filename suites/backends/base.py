@@ -25,7 +25,7 @@ from typing import Any, ClassVar
 import torch
 from hypothesis import strategies as st
 
-__all__ = ["Backend", "CompileContext", "Contract", "HarnessError", "Recipe", "missing_modules"]
+__all__ = ["Backend", "CompileContext", "Contract", "HarnessError", "Recipe", "missing_modules", "tensor_inputs"]
 
 
 class Contract(str, enum.Enum):
@@ -122,6 +122,18 @@ def _without_docstring(source: str) -> str:
 
 def missing_modules(*names: str) -> list[str]:
     return [n for n in names if importlib.util.find_spec(n) is None]
+
+
+def tensor_inputs(exported, args, kwargs):
+    """The user inputs the export takes as tensors, flattened by its in_spec, in order:
+    what a flat-graph frontend's compiled function is called with (the export specialised the rest:
+    None, flags, Python numbers)."""
+    from torch.export.graph_signature import InputKind, TensorArgument
+    from torch.fx._pytree import tree_flatten_spec
+
+    specs = [s for s in exported.graph_signature.input_specs if s.kind == InputKind.USER_INPUT]
+    leaves = tree_flatten_spec((args, kwargs), exported.call_spec.in_spec)
+    return [leaf for spec, leaf in zip(specs, leaves, strict=True) if isinstance(spec.arg, TensorArgument)]
 
 
 class Backend:

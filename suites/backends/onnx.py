@@ -30,7 +30,7 @@ from typing import Any
 import torch
 from torch.utils import _pytree as pytree
 
-from .base import Backend, CompileContext, Contract, Recipe
+from .base import Backend, CompileContext, Contract, Recipe, tensor_inputs
 
 __all__ = ["OnnxRuntime"]
 
@@ -70,12 +70,7 @@ def session_feeds(session, exported, args, kwargs):
     """The user inputs the export takes as tensors, flattened by its in_spec and keyed by
     the ONNX graph's input names, in order (the export specialised the rest: None, flags,
     Python numbers are constants of the graph, not inputs)."""
-    from torch.export.graph_signature import InputKind, TensorArgument
-    from torch.fx._pytree import tree_flatten_spec
-
-    specs = [s for s in exported.graph_signature.input_specs if s.kind == InputKind.USER_INPUT]
-    leaves = tree_flatten_spec((args, kwargs), exported.call_spec.in_spec)
-    flat = [leaf for spec, leaf in zip(specs, leaves, strict=True) if isinstance(spec.arg, TensorArgument)]
+    flat = tensor_inputs(exported, args, kwargs)
     names = [i.name for i in session.get_inputs()]
     if len(names) != len(flat):
         raise ValueError(f"the ONNX graph has {len(names)} inputs ({names}), the export {len(flat)}")
@@ -128,7 +123,7 @@ class OnnxRuntime(Backend):
             ("run", "raw = [from_ort(v) for v in session.run_with_ort_values(None, session_feeds(session, exported, "
                     "args, kwargs))]\nactual = reassemble(raw, exported)[0]  # flat: re-assembled as a user would"),
         ), "import onnxruntime\nfrom torch.utils import _pytree as pytree",
-            (to_ort, from_ort, user_output_slots, session_feeds, reassemble))
+            (to_ort, from_ort, user_output_slots, tensor_inputs, session_feeds, reassemble))
 
     def version(self) -> str:
         from importlib.metadata import version

@@ -18,7 +18,7 @@ import torch
 from hypothesis import strategies as st
 from torch.utils import _pytree as pytree
 
-from .base import Backend, CompileContext, Contract, Recipe
+from .base import Backend, CompileContext, Contract, Recipe, tensor_inputs
 
 __all__ = ["TvmDynamo", "TvmExportedProgram", "TvmFx"]
 
@@ -124,18 +124,6 @@ def _tvm_imports(importer: str, *more: str) -> str:
                       f"from tvm.relax.frontend.torch import {importer}"])
 
 
-def tensor_inputs(exported, args, kwargs):
-    """The user inputs the export takes as tensors, flattened by its in_spec, in order:
-    what the imported main function is called with (the export specialised the rest:
-    None, flags, Python numbers)."""
-    from torch.export.graph_signature import InputKind, TensorArgument
-    from torch.fx._pytree import tree_flatten_spec
-
-    specs = [s for s in exported.graph_signature.input_specs if s.kind == InputKind.USER_INPUT]
-    leaves = tree_flatten_spec((args, kwargs), exported.call_spec.in_spec)
-    return [leaf for spec, leaf in zip(specs, leaves, strict=True) if isinstance(spec.arg, TensorArgument)]
-
-
 def flat_tensor_module(model, args, kwargs):
     """(a module whose forward takes the tensors of the inputs' tree as positional
     arguments and calls ``model`` with the whole tree rebuilt, the tensors in order):
@@ -165,12 +153,17 @@ def flat_tensor_module(model, args, kwargs):
     return FlatInputs(), [leaves[i] for i in tensors]
 
 
+def _tensor_leaves(ctx: CompileContext) -> list[torch.Tensor]:
+    """The call's tensors in pytree order: the placeholders of either traced module."""
+    return [leaf for leaf in pytree.tree_leaves((ctx.args, ctx.kwargs)) if isinstance(leaf, torch.Tensor)]
+
+
 def _traced_module(ctx: CompileContext) -> tuple[torch.nn.Module, list[torch.Tensor]]:
-    """What from_fx traces, and the tensors its placeholders take: the model itself where
-    every argument is a tensor (forward's parameters are the placeholders), else
-    ``flat_tensor_module``."""
+    """What from_fx traces: the model itself where every argument is a tensor (forward's
+    parameters are the placeholders), else ``flat_tensor_module``; and the tensors its
+    placeholders take (``_tensor_leaves``)."""
     if all(isinstance(a, torch.Tensor) for a in (*ctx.args, *ctx.kwargs.values())):
-        return ctx.model, [*ctx.args, *ctx.kwargs.values()]
+        return ctx.model, _tensor_leaves(ctx)
     return flat_tensor_module(ctx.model, ctx.args, ctx.kwargs)
 
 
@@ -255,7 +248,7 @@ class TvmFx(_TvmBackend):
 
     def run(self, compiled: Any, ctx: CompileContext) -> Any:
         vm, params = compiled
-        inputs = [self._to_tvm(t) for t in _traced_module(ctx)[1]]
+        inputs = [self._to_tvm(t) for t in _tensor_leaves(ctx)]
         return to_torch(vm["main"](*inputs, *params))
 
 
