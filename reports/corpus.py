@@ -240,7 +240,6 @@ def cpu_reason(meta: dict[str, Any], cpuinfo: Path = Path("/proc/cpuinfo")) -> s
     return f"reproduces only on CPUs with {', '.join(wanted)}; this one lacks {', '.join(missing)}" if missing else ""
 
 
-
 def environment(backend: Any) -> dict[str, str]:
     """Python, torch, the frontend under test and its direct dependencies, installed
     versions: what its maintainers ask for, nothing of the other frontends."""

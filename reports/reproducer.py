@@ -156,25 +156,33 @@ def _imported_names(line: str) -> list[str]:
     return [n.split(" as ")[-1].strip().split(".")[0] for n in names.split(",")]
 
 
+def _frontend(backend: Backend, options: dict[str, Any], meta: dict[str, Any], *, input_trees: bool,
+              comments: tuple[str, ...] = ()) -> tuple[list[str], list[str], str, list[str]]:
+    """What every reproducer of ``meta``'s finding holds of the frontend: its head (the
+    title, the versions, ``comments`` and, for a process that died or hung, the guard that
+    runs it in a child), the recipe's imports the calls need, the helpers they call, and
+    the calls, up to the one that fails for a crash."""
+    recipe = backend.recipe(options, input_trees=True) if input_trees else backend.recipe(options)
+    call = recipe.until("run" if meta["outcome"] == "mismatch" else meta.get("stage", ""))
+    helpers = recipe.helper_source(call)
+    code = "\n".join([*call, helpers])
+    imports = [line for line in recipe.imports.splitlines()
+               if any(re.search(rf"\b{n}\b", code) for n in _imported_names(line))]
+    version = backend.version() + ("" if "torch " in backend.version() else f", torch {torch.__version__}")
+    head = [f"# {title(meta)}", f"# {version}. Exits 1 while the bug reproduces.", *comments]
+    if meta["outcome"] == "hang" or "WorkerDied" in meta["signature"]:
+        head += [*_IN_A_CHILD.splitlines(), ""]
+    return head, imports, helpers, call
+
+
 def reproducer_source(case: Case, backend: Backend, options: dict[str, Any], meta: dict[str, Any]) -> str:
     """The reproducer of the finding ``meta`` describes (its outcome, stage, signature
     and first difference) for ``case`` on ``backend`` with ``options``."""
-    recipe = backend.recipe(options, input_trees=True) if case.params else backend.recipe(options)
+    head, imports, helpers, call = _frontend(backend, options, meta, input_trees=bool(case.params))
     mismatch = meta["outcome"] == "mismatch"
-    # A crash reproduces with the calls up to the one that fails.
-    call = recipe.until("run" if mismatch else meta.get("stage", ""))
-    helpers = recipe.helper_source(call)
-    code = "\n".join([*call, helpers])
-    version = backend.version()
-    if "torch " not in version:
-        version += f", torch {torch.__version__}"
-    lines = [f"# {title(meta)}", f"# {version}. Exits 1 while the bug reproduces.",
-             *(["import copy", ""] if mismatch and case.mutations() else []), "import torch"]
-    if meta["outcome"] == "hang" or "WorkerDied" in meta["signature"]:
-        lines[2:2] = [*_IN_A_CHILD.splitlines(), ""]
+    lines = [*head, *(["import copy", ""] if mismatch and case.mutations() else []), "import torch"]
     lines += _containers(case)
-    lines += [line for line in recipe.imports.splitlines()
-              if line not in lines and any(re.search(rf"\b{n}\b", code) for n in _imported_names(line))]
+    lines += [line for line in imports if line not in lines]
     if helpers:
         lines += ["", "", helpers.rstrip()]
     class_lines, _ = class_source(case)
@@ -200,20 +208,11 @@ def reproducer_source(case: Case, backend: Backend, options: dict[str, Any], met
 def own_model_reproducer(model: OwnModel, backend: Backend, options: dict[str, Any], meta: dict[str, Any]) -> str:
     """The reproducer of a finding on a user's own model: the model comes from its
     factory (a model cannot be written out), the frontend's calls as for a generated case."""
-    recipe = backend.recipe(options, input_trees=True)
-    mismatch = meta["outcome"] == "mismatch"
-    call = recipe.until("run" if mismatch else meta.get("stage", ""))
-    helpers = recipe.helper_source(call)
-    code = "\n".join([*call, helpers])
-    version = backend.version() + ("" if "torch " in backend.version() else f", torch {torch.__version__}")
+    head, imports, helpers, call = _frontend(backend, options, meta, input_trees=True,
+                                             comments=("# Run it where the factory's module imports (its project's root).",))
     module, _, name = model.factory.partition(":")
-    lines = [f"# {title(meta)}", f"# {version}. Exits 1 while the bug reproduces.",
-             "# Run it where the factory's module imports (its project's root).",
-             "import copy", "import sys", "", "import torch", "from torch.utils import _pytree as pytree"]
-    if meta["outcome"] == "hang" or "WorkerDied" in meta["signature"]:
-        lines[3:3] = [*_IN_A_CHILD.splitlines(), ""]
-    lines += [line for line in recipe.imports.splitlines()
-              if line not in lines and any(re.search(rf"\b{n}\b", code) for n in _imported_names(line))]
+    lines = [*head, "import copy", "import sys", "", "import torch", "from torch.utils import _pytree as pytree"]
+    lines += [line for line in imports if line not in lines]
     if model.path:
         lines.append(f"sys.path.insert(0, {model.path!r})")
     lines += [f"import {module}", "", f"factory = {module}.{name}"]
