@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -69,15 +68,6 @@ def survey_counts(known: tuple[Known, ...], verdicts: list[dict[str, Any]]) -> t
     return counts, sorted(unexplained)
 
 
-#: A reference to this project's own issue tracker in a reason ("(issue #14)"): how the
-#: row came about, not a fact about the frontend, so the page leaves it out.
-_PROJECT_ISSUE = re.compile(r"\s*\(issue #?\d+\)", re.IGNORECASE)
-
-
-def _reason(row: Known) -> str:
-    return _PROJECT_ISSUE.sub("", " ".join(row.reason.split()))
-
-
 def _cell(text: str) -> str:
     """Text that stays in one markdown table cell."""
     return " ".join(text.split()).replace("|", "\\|")
@@ -113,7 +103,7 @@ def _bug_row(row: Known, entries: list[Entry], seeded: list[Entry], explained: i
     survey = "not surveyed: the survey runs the CPU frontends" if gpu_only else f"explains {_plural(explained, 'verdict')}"
     return [
         f"### `{row.id}`", "",
-        _reason(row), "",
+        " ".join(row.reason.split()), "",
         f"- backends: {', '.join(row.backends)}; stages: {stages}",
         f"- upstream: {_link(row.link)}",
         f"- reproducer: {reproducer}",
@@ -175,7 +165,7 @@ def render(known: tuple[Known, ...] = KNOWN, entries: list[Entry] | None = None,
              "|---|---|---|---|---|---|---:|"]
     for row in sorted(unsupported, key=lambda k: ([n for n, _ in FRONTENDS].index(frontend(k)), k.id)):
         text.append(f"| `{row.id}` | {frontend(row)} | {', '.join(row.backends)} | {', '.join(row.stages) or 'any'} "
-                    f"| {_cell(_reason(row))} | {_link(row.link)} | {counts[row.id]} |")
+                    f"| {_cell(row.reason)} | {_link(row.link)} | {counts[row.id]} |")
     text.append("")
 
     known_ids = {k.id for k in known}
