@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
-from strategies.draws import ignore_local_constants
+from strategies.draws import draw_as_the_suite_does
 from suites.config import CONFIG, Config
 
-ignore_local_constants()  # a ci run draws the same cases after any edit of the project (strategies/draws.py)
+draw_as_the_suite_does()  # a ci run draws the same cases after any edit of the project (strategies/draws.py)
 _slow_is_fine = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 # Every profile derives from Hypothesis's plain defaults: where CI is set in the
 # environment, Hypothesis makes its own derandomised, database-free "ci" profile the

@@ -42,9 +42,9 @@ from hypothesis import strategies as st  # noqa: E402
 from benchmarks.docs_section import Measurement, capture  # noqa: E402
 from strategies import Case, Input, Ref, Value, cases, materialize  # noqa: E402
 from strategies.cases import chain_depth  # noqa: E402
-from strategies.draws import ignore_local_constants  # noqa: E402
+from strategies.draws import draw_as_the_suite_does  # noqa: E402
 
-ignore_local_constants()  # the draws the suite makes (conftest.py does the same)
+draw_as_the_suite_does()  # the draws the suite makes (conftest.py does the same)
 
 __all__ = ["main"]
 

@@ -60,14 +60,14 @@ from hypothesis import HealthCheck, Phase, seed, settings  # noqa: E402
 from benchmarks.docs_section import Measurement, capture  # noqa: E402
 from reports.corpus import known_rows  # noqa: E402
 from strategies import Case, Input, Ref, Value, materialize  # noqa: E402
-from strategies.draws import ignore_local_constants  # noqa: E402
+from strategies.draws import draw_as_the_suite_does  # noqa: E402
 from suites.backends.base import CompileContext  # noqa: E402
 from suites.conformance import ConformanceFailure, Recorder, StopSearch, conformance_property  # noqa: E402
 from suites.known import KNOWN, Known, match  # noqa: E402
 from suites.runner import CPU_BACKENDS, execute, load_backend  # noqa: E402
 from suites.worker import Worker  # noqa: E402
 
-ignore_local_constants()  # the draws the suite makes (conftest.py does the same)
+draw_as_the_suite_does()  # the draws the suite makes (conftest.py does the same)
 #: What a verdict is matched against, as the suite does: the table and the open corpus entries.
 ROWS = known_rows()
 

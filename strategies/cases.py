@@ -111,9 +111,29 @@ class _PadFrom(st.SearchStrategy):
         return len(data.nodes)
 
 
+def _direct(draw: Callable) -> Callable:
+    """``draw`` (a composite's), with the choices of this module drawn directly: the
+    same span and the same choice as ``draw(choice)`` records, without the generic
+    checks a strategy draw pays for (a case draws about two hundred choices, and that
+    overhead was a third of a draw's cost). Anything else goes to ``draw``."""
+    data = draw.__self__
+
+    def direct(strategy: st.SearchStrategy) -> Any:
+        if type(strategy) in _DIRECT:
+            data.start_span(strategy.label)
+            try:
+                return strategy.do_draw(data)
+            finally:
+                data.stop_span()
+        return draw(strategy)
+
+    return direct
+
+
 #: Choices each value of a program takes, padded up to (see ``_program``).
 VALUE_CHOICES = 16
 _COUNT = _PadFrom(None)
+_DIRECT = (_Choice, _PadFrom)
 
 
 def _check_choice(name: str, given: Sequence[str] | None, allowed: Sequence[str]) -> tuple[str, ...]:
@@ -158,6 +178,7 @@ def shapes(*, max_rank: int = 4, max_side: int = 3, allow_empty: bool = True) ->
 # from its neighbour's sides.
 @st.composite
 def _fixed_rank_shapes(draw: Callable, side: st.SearchStrategy[int], max_rank: int) -> tuple[int, ...]:
+    draw = _direct(draw)
     rank = draw(_choice("rank", 0, max_rank))
     return tuple(draw(side) for _ in range(max_rank))[:rank]
 
@@ -178,6 +199,7 @@ def large_shapes(draw: Callable, *, max_rank: int = 4) -> tuple[int, ...]:
     A side that would pass the bound is the largest one that fits, so every drawn index
     is kept (the shrinker sees a stable choice) and a reduction sees 8 to 4096 elements
     along a dim or over all of it."""
+    draw = _direct(draw)
     rank = draw(_choice("rank", 0, max_rank))
     picks = [draw(_choice("large side", 0, len(LARGE_SIDES))) for _ in range(max_rank)]  # see _fixed_rank_shapes
     shape: list[int] = []
@@ -255,6 +277,7 @@ class _Leaves(NamedTuple):
 @st.composite
 def _tree(draw: Callable, leaves: _Leaves, kinds: tuple[str, ...], max_depth: int, max_leaves: int,
           max_size: int) -> Tree:
+    draw = _direct(draw)
     return draw(_node(leaves, kinds, max_depth, max_depth, [max_leaves], max_size, None))
 
 
@@ -287,6 +310,7 @@ def _leaf(draw: Callable, leaves: _Leaves, sibling: int | None) -> Ref:
 @st.composite
 def _node(draw: Callable, leaves: _Leaves, kinds: tuple[str, ...], max_depth: int, depth_left: int,
           budget: list[int], max_size: int, sibling: int | None) -> Tree:
+    draw = _direct(draw)
     # Real models mostly return containers: the root is one 7 times in 8, each
     # level below less often. The draw shrinks to 0: a leaf.
     level = max_depth - depth_left
@@ -323,6 +347,7 @@ def _keys(draw: Callable, n: int) -> tuple[str, ...]:
 @st.composite
 def _item(draw: Callable, leaves: _Leaves, kinds: tuple[str, ...], max_depth: int, depth_left: int,
           budget: list[int], max_size: int, after_first: bool, sibling: int | None) -> Tree | None:
+    draw = _direct(draw)
     if not draw(_choice("one more output item", 0, 2 if after_first else 15)):
         return None
     return draw(_node(leaves, kinds, max_depth, depth_left, budget, max_size, sibling))
@@ -436,37 +461,79 @@ def _pick(every: Sequence[Any], allowed: Collection[Any], first: int, second: in
 
 @st.composite
 def _stable_choices(draw: Callable, purpose: str, every: Sequence[Any], allowed: Collection[Any]) -> Any:
+    draw = _direct(draw)
     return _draw_stable(draw, purpose, every, allowed)
 
 
-def _offered(ops: tuple[str, ...], types: dict[str, Type], read: frozenset[str],
-             mutated: frozenset[str], banned: dict[str, frozenset[str]],
-             focus: str | None = None) -> dict[str, list[str]]:
-    """family -> the ops in it that some operands (inputs or earlier values) can feed,
-    with ``focus``, that can read that value, and the leaves that read nothing (a None,
-    a constant, a parameter: the newest sink stays the one to read, where a tensor
-    created from nothing would be a new sink). Not to be mutated: it is cached."""
-    return _offered_cached(ops, tuple(types.items()), read, mutated, tuple(sorted(banned.items())), focus)
+class _Feeds:
+    """Which of ``ops`` some operands (inputs or earlier values) can feed; with ``focus``,
+    which can read that value, and the leaves that read nothing (a None, a constant, a
+    parameter: the newest sink stays the one to read, where a tensor created from
+    nothing would be a new sink).
 
+    Asked one op at a time, as a choice needs it (``name in feeds``, ``feeds.family(f)``):
+    a choice usually hits at its first index, so a value asks about a few ops instead of
+    every op of the vocabulary, which was most of a draw's cost. Answers are kept for
+    the value being drawn; ``_accepted`` keeps them across values and cases.
+    """
 
-# Asking every op about the operands was most of a draw's cost, and the engine replays
-# the same program prefixes again and again (its mutations copy spans of a case).
-@functools.lru_cache(maxsize=1 << 14)
-def _offered_cached(ops: tuple[str, ...], type_items: tuple[tuple[str, Type], ...], read: frozenset[str],
-                    mutated: frozenset[str], banned_items: tuple, focus: str | None) -> dict[str, list[str]]:
-    types, banned = dict(type_items), dict(banned_items)
-    offered: dict[str, list[str]] = {}
-    pools: dict[tuple[bool, ...], tuple[str, ...]] = {}  # the names ops of one kind may read
-    for name in ops:
-        op = OPS[name]
+    def __init__(self, ops: tuple[str, ...], types: dict[str, Type], read: frozenset[str],
+                 mutated: frozenset[str], banned: dict[str, frozenset[str]], focus: str | None = None) -> None:
+        self._ops, self._types, self._read, self._mutated = frozenset(ops), types, read, mutated
+        self._banned, self._focus = banned, focus
+        self._by_family = _by_family(ops)
+        self._answers: dict[str, bool] = {}
+        self._pools: dict[tuple[bool, ...], tuple[str, ...]] = {}  # the names ops of one kind may read
+
+    def __contains__(self, name: object) -> bool:
+        if name not in self._ops:
+            return False
+        answer = self._answers.get(name)  # type: ignore[call-overload]
+        if answer is None:
+            answer = self._answers[name] = self._feeds(OPS[name])  # type: ignore[index]
+        return answer
+
+    def _feeds(self, op: Op) -> bool:
+        focus, types = self._focus, self._types
+        if op.arity == 0:
+            return focus is None or op.family in STRUCTURAL_FAMILIES
         kind = (op.takes_tuples, op.complex_ok, op.nonfinite_ok, op.inputs_only)
-        if kind not in pools:
-            pools[kind] = _one_per_type(_operand_names(op, types, mutated), types, focus)
-        if op.arity == 0 and (focus is None or op.family in STRUCTURAL_FAMILIES) or op.arity and _operand_choices(
-                op, types, read, mutated, first_only=True, banned=banned.get(name, frozenset()), focus=focus,
-                names=None if op.mutates else pools[kind]):
-            offered.setdefault(op.family, []).append(name)
-    return offered
+        if kind not in self._pools:
+            self._pools[kind] = _one_per_type(_operand_names(op, types, self._mutated), types, focus)
+        pool, banned = self._pools[kind], self._banned.get(op.name, frozenset())
+        if op.arity == 1 and not op.mutates:
+            # Most ops: one operand, one question per type (what _operand_choices asks, faster).
+            return any(_accepted(op.name, (types[n],)) for n in ((focus,) if focus in pool else () if focus else pool)
+                       if getattr(types[n], "dtype", None) not in banned)
+        return bool(_operand_choices(op, types, self._read, self._mutated, first_only=True, banned=banned,
+                                     focus=focus, names=None if op.mutates else pool))
+
+    def any(self, *, computing: bool = False) -> bool:
+        """Whether some op is fed (with ``computing``, one that reads an operand)."""
+        return any(name in self for names in self._by_family.values() for name in names
+                   if not computing or OPS[name].arity)
+
+    def family(self, family: str) -> bool:
+        """Whether some op of ``family`` is fed."""
+        return any(name in self for name in self._by_family.get(family, ()))
+
+
+class _FedFamilies:
+    """The families with an op ``feeds`` feeds, as ``_draw_stable`` asks about them."""
+
+    def __init__(self, feeds: _Feeds) -> None:
+        self._feeds = feeds
+
+    def __contains__(self, family: object) -> bool:
+        return self._feeds.family(family)  # type: ignore[arg-type]
+
+
+@functools.lru_cache(maxsize=256)
+def _by_family(ops: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+    grouped: dict[str, list[str]] = {}
+    for name in ops:
+        grouped.setdefault(OPS[name].family, []).append(name)
+    return {family: tuple(names) for family, names in grouped.items()}
 
 
 #: Families whose ops compute nothing: leaves returned as they are (inputs, views,
@@ -547,6 +614,7 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
     ``ops`` are the ops this case may use, among ``every_op`` of the strategy: a choice
     indexes ``every_op``, so it names the same op when the swarm lets more in.
     """
+    draw = _direct(draw)
     types: dict[str, Type] = {i.name: domain_type(i.dtype, i.shape, i.domain) for i in inputs}
     every_family = tuple(dict.fromkeys(OPS[name].family for name in every_op))
     families = tuple(f for f in every_family for _ in range(_WEIGHT.get(f, 1)))
@@ -573,36 +641,34 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
         # every value after it read its choices out of step and fell back to the
         # simplest (an input returned as it is). A block of fixed length keeps them.
         start = draw(_COUNT)
-        offered = None
         # Output-directed: 7 times in 8 the value reads the deepest sink (a computed value
         # nothing reads yet), so drawn ops chain instead of feeding nothing. 0, where the
         # draw shrinks to, is a free choice among the inputs and every earlier value.
         sinks = _sinks(values, consumed)
         focus = f"v{sinks[-1]}" if sinks and draw(_choice("read the deepest sink", 0, 7)) else None
-        if focus is not None:
-            offered = _offered(ops, types, frozenset(read), frozenset(mutated), banned, focus)
-        if not any(OPS[n].arity for names_ in (offered or {}).values() for n in names_):
+        state = (types, frozenset(read), frozenset(mutated))
+        feeds = _Feeds(ops, *state, banned, focus) if focus is not None else None
+        if feeds is None or not feeds.any(computing=True):
             # Free, or nothing reads the sink: it stays an output candidate.
-            focus = None
-            offered = _offered(ops, types, frozenset(read), frozenset(mutated), banned)
-        if not offered:
-            break
+            focus, feeds = None, _Feeds(ops, *state, banned)
+            if not feeds.any():
+                break
         # Family first, then the op: a family's chance does not grow with its number of
         # ops, so the few special leaves (None, constants) are not drowned.
         family = _draw_stable(draw, "op family", focus_families if focus else later_families if k else families,
-                              offered)
-        op_name = _draw_stable(draw, "op", tuple(n for n in every_op if OPS[n].family == family), offered[family])
+                              _FedFamilies(feeds))
+        op_name = _draw_stable(draw, "op", tuple(n for n in every_op if OPS[n].family == family), feeds)
         op_banned = banned.get(op_name, frozenset())
         # Drawn in every value of an aiming case, used when the value is aimed: a span of
         # fixed length (see _Choice); the value's padding keeps a case without aims in step.
         aim_indices = _stable_indices(draw, "coverage: op aimed at", len(aim.ops)) if aim else (0, 0)
         if aim and draw(_choice("coverage: aim this value", 0, 1)):
             on_focus = focus if getattr(types.get(focus), "dtype", None) == aim.dtype else None
-            aimed = _offered(aim.ops, types, frozenset(read), frozenset(mutated), aim.banned, on_focus)
-            if not aimed and on_focus:
-                on_focus, aimed = None, _offered(aim.ops, types, frozenset(read), frozenset(mutated), aim.banned)
-            if aimed:
-                op_name = _pick(aim.ops, {n for names_ in aimed.values() for n in names_}, *aim_indices)
+            aimed = _Feeds(aim.ops, *state, aim.banned, on_focus)
+            if not aimed.any() and on_focus:
+                on_focus, aimed = None, _Feeds(aim.ops, *state, aim.banned)
+            if aimed.any():
+                op_name = _pick(aim.ops, aimed, *aim_indices)
                 op_banned, focus = aim.banned[op_name], on_focus
         op = OPS[op_name]
         choices = _operand_choices(op, types, frozenset(read), frozenset(mutated),
@@ -705,6 +771,7 @@ def cases(
 
     @st.composite
     def draw_case(draw: Callable) -> Case:
+        draw = _direct(draw)
         seed = draw(_choice("seed", 0, 2**31 - 1))
         # The size class: small three times in four, and where the draw shrinks to.
         large = "large" in size_classes and ("small" not in size_classes or draw(_choice("size class", 0, 3)) == 3)
@@ -772,6 +839,7 @@ def parameter_trees(draw: Callable, inputs: Sequence[Input]) -> tuple[Param, ...
     draw shrinks to), or parameters whose arguments are trees holding every input once, in
     order (``t0=(x0, (x1, x2))``, ``t1={"a": x0, "b": None}``, a tuple of ``(k, v)`` pairs),
     and constant parameters beside them (``k0=None``, ``k1=True``)."""
+    draw = _direct(draw)
     if not draw(_choice("inputs: as trees", 0, 1)):
         return ()
     names, params, position = [i.name for i in inputs], [], 0

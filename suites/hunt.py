@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, Phase, seed, settings
 from reports.corpus import CORPUS, Entry, known_rows, load_entries, rows_without_entry, save_finding
 from strategies import cases
 from strategies.cases import STRUCTURAL_FAMILIES
-from strategies.draws import ignore_local_constants
+from strategies.draws import draw_as_the_suite_does
 from strategies.ops import OPS
 
 from .config import Config
@@ -68,7 +68,7 @@ def hunt(target: Known, backend_spec: str, *, examples: int = 1000, search_seed:
     """The shrunk failure of ``backend_spec`` that ``target`` explains, or None when
     ``examples`` cases did not reach it; ``ops`` narrows the programs to those ops;
     ``input_trees`` draws how forward takes its inputs too (``cases(input_trees=True)``)."""
-    ignore_local_constants()  # the draws a pytest run makes (conftest.py)
+    draw_as_the_suite_does()  # the draws a pytest run makes (conftest.py)
     backend = load_backend(backend_spec)
     own = worker is None
     worker = worker or Worker(timeout=180)
