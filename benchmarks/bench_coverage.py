@@ -114,9 +114,10 @@ def _measure(options: argparse.Namespace) -> None:
     if options.with_mutations:
         engine_mutations()
 
+    draws = ", with the engine's mutations" if options.with_mutations else ", fresh draws"
     print(f"versions: Python {platform.python_version()}, torch {torch.__version__}, "
           f"hypothesis {hypothesis.__version__}; {options.n} cases per backend, "
-          f"{'random' if options.seed_random else 'derandomized'}{', with the engine mutations' if options.with_mutations else ', fresh draws'}")
+          f"{'random' if options.seed_random else 'derandomized'}{draws}")
     print()
     print("| backend | pairs admitted | met | share | draw (s) | pairs (s) |")
     print("|---|---:|---:|---:|---:|---:|")
