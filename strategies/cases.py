@@ -112,17 +112,19 @@ class _PadFrom(st.SearchStrategy):
 
 
 def _direct(draw: Callable) -> Callable:
-    """``draw`` (a composite's), with the choices of this module drawn directly: the
-    same span and the same choice as ``draw(choice)`` records, without the generic
-    checks a strategy draw pays for (a case draws about two hundred choices, and that
-    overhead was a third of a draw's cost). Anything else goes to ``draw``."""
+    """``draw`` (a composite's), with the choices and spans of this module drawn
+    directly: the same span and the same choices as ``draw(strategy)`` records, without
+    the checks a strategy draw pays for (a case draws about two hundred choices and a
+    few dozen spans, and that overhead was a third of a draw's cost). Anything else goes
+    to ``draw``."""
     data = draw.__self__
 
     def direct(strategy: st.SearchStrategy) -> Any:
-        if type(strategy) in _DIRECT:
+        kind = type(strategy)
+        if kind in _DIRECT:
             data.start_span(strategy.label)
             try:
-                return strategy.do_draw(data)
+                return strategy.do_draw(data) if kind is not _Span else strategy.run(direct)
             finally:
                 data.stop_span()
         return draw(strategy)
@@ -130,10 +132,44 @@ def _direct(draw: Callable) -> Callable:
     return direct
 
 
+class _Span(st.SearchStrategy):
+    """What ``st.composite`` makes of a function (a draw in a span of its own), without
+    a new strategy's first-draw checks each time one is made: nodes of the output tree
+    and programs are made for every case drawn. See ``_spanned``."""
+
+    def __init__(self, label: int, function: Callable, args: tuple) -> None:
+        super().__init__()
+        self._label, self._function, self._args = label, function, args
+
+    def calc_label(self) -> int:
+        return self._label
+
+    def __repr__(self) -> str:
+        return f"{self._function.__name__}{self._args!r}"
+
+    def run(self, draw: Callable) -> Any:
+        return self._function(draw, *self._args)
+
+    def do_draw(self, data: Any) -> Any:
+        return self.run(_direct(data.draw))
+
+
+def _spanned(function: Callable) -> Callable[..., _Span]:
+    """``function(draw, *args)`` as a strategy maker, like ``st.composite`` (positional
+    arguments only), drawn in a span labelled with its name."""
+    label = calc_label_from_name(f"roundtrip span: {function.__qualname__}")
+
+    @functools.wraps(function)
+    def make(*args: Any) -> _Span:
+        return _Span(label, function, args)
+
+    return make
+
+
 #: Choices each value of a program takes, padded up to (see ``_program``).
 VALUE_CHOICES = 16
 _COUNT = _PadFrom(None)
-_DIRECT = (_Choice, _PadFrom)
+_DIRECT = (_Choice, _PadFrom, _Span)
 
 
 def _check_choice(name: str, given: Sequence[str] | None, allowed: Sequence[str]) -> tuple[str, ...]:
@@ -274,10 +310,9 @@ class _Leaves(NamedTuple):
 
 # Module level: Hypothesis inspects a composite's source when it is defined, and
 # output_trees() is called for every case drawn.
-@st.composite
+@_spanned
 def _tree(draw: Callable, leaves: _Leaves, kinds: tuple[str, ...], max_depth: int, max_leaves: int,
           max_size: int) -> Tree:
-    draw = _direct(draw)
     return draw(_node(leaves, kinds, max_depth, max_depth, [max_leaves], max_size, None))
 
 
@@ -307,10 +342,9 @@ def _leaf(draw: Callable, leaves: _Leaves, sibling: int | None) -> Ref:
 
 # Each node is a draw of its own: the shrinker can then put a node in its parent's place
 # (Hypothesis's pass_to_descendant), so `(ModelOutput(),)` shrinks to `ModelOutput()`.
-@st.composite
+@_spanned
 def _node(draw: Callable, leaves: _Leaves, kinds: tuple[str, ...], max_depth: int, depth_left: int,
           budget: list[int], max_size: int, sibling: int | None) -> Tree:
-    draw = _direct(draw)
     # Real models mostly return containers: the root is one 7 times in 8, each
     # level below less often. The draw shrinks to 0: a leaf.
     level = max_depth - depth_left
@@ -344,10 +378,9 @@ def _keys(draw: Callable, n: int) -> tuple[str, ...]:
 
 
 # The "one more" draw and the item it lets in are one span, which the shrinker deletes whole.
-@st.composite
+@_spanned
 def _item(draw: Callable, leaves: _Leaves, kinds: tuple[str, ...], max_depth: int, depth_left: int,
           budget: list[int], max_size: int, after_first: bool, sibling: int | None) -> Tree | None:
-    draw = _direct(draw)
     if not draw(_choice("one more output item", 0, 2 if after_first else 15)):
         return None
     return draw(_node(leaves, kinds, max_depth, depth_left, budget, max_size, sibling))
@@ -503,8 +536,9 @@ class _Feeds:
         pool, banned = self._pools[kind], self._banned.get(op.name, frozenset())
         if op.arity == 1 and not op.mutates:
             # Most ops: one operand, one question per type (what _operand_choices asks, faster).
-            return any(_accepted(op.name, (types[n],)) for n in ((focus,) if focus in pool else () if focus else pool)
-                       if getattr(types[n], "dtype", None) not in banned)
+            names = (focus,) if focus in pool else () if focus else pool
+            return any(_accepted(op.name, (types[n],)) for n in names
+                       if not banned or getattr(types[n], "dtype", None) not in banned)
         return bool(_operand_choices(op, types, self._read, self._mutated, first_only=True, banned=banned,
                                      focus=focus, names=None if op.mutates else pool))
 
@@ -598,7 +632,7 @@ def _aims(ops: tuple[str, ...], banned: dict[str, frozenset[str]], dtype: str) -
 _EVERY_DTYPE = (*ALL_DTYPES, *COMPLEX)
 
 
-@st.composite
+@_spanned
 def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], max_values: int,
              names: tuple[str, ...], banned: dict[str, frozenset[str]], every_op: tuple[str, ...],
              aim: _Aim | None = None) -> tuple[Value, ...]:
@@ -614,7 +648,6 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
     ``ops`` are the ops this case may use, among ``every_op`` of the strategy: a choice
     indexes ``every_op``, so it names the same op when the swarm lets more in.
     """
-    draw = _direct(draw)
     types: dict[str, Type] = {i.name: domain_type(i.dtype, i.shape, i.domain) for i in inputs}
     every_family = tuple(dict.fromkeys(OPS[name].family for name in every_op))
     families = tuple(f for f in every_family for _ in range(_WEIGHT.get(f, 1)))
