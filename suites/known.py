@@ -301,9 +301,10 @@ KNOWN: tuple[Known, ...] = (
           "A uint8 tensor with a negative Python scalar (`-1.25 <= x`, `x + -2`, which wraps in eager) fails the "
           "import: the scalar is made a uint8 constant; PyTorch compares in float and adds modulo 256.",
           "", ("import",)),
-    Known("tvm-fx-where-python-scalar", ("tvm-fx",), "bug", r"/import/crash/KeyError: (True|False|-?N(\.N)?)$",
-          "torch.where(c, x, 1) with a Python scalar branch fails the import: from_fx looks the scalar up among the "
-          "graph's nodes.", "", ("import",)),
+    Known("tvm-fx-where-python-scalar", ("tvm-fx", "tvm-dynamo"), "bug", r"/import/crash/KeyError: (True|False|-?N(\.N)?)$",
+          "torch.where(c, x, 1) (or where(c, True, c)) with a Python scalar branch fails the import: from_fx's _where "
+          "converter (base_fx_graph_translator.py, which relax_dynamo uses too, wrapped in BackendCompilerFailed) looks "
+          "the scalar up among the graph's nodes (self.env[node.args[1]]).", "", ("import",)),
     Known("tvm-fx-min-max-dim-unpack", ("tvm-fx", "tvm-dynamo"), "bug",
           r"/import/crash/ValueError: not enough values to unpack \(expected N, got N\)",
           "torch.min(x, dim=d) / torch.max(x, dim=d) (a (values, indices) structseq) fails the import: the converter "
@@ -365,6 +366,70 @@ KNOWN: tuple[Known, ...] = (
           "far past the op's error bound (0.4 absolute in float32), in float32 and float64, on "
           "from_exported_program and relax_dynamo alike. In both cases seen the chain also writes the result into "
           "a buffer in place and reads it back; which of the two is at fault is not isolated yet."),
+    Known("tvm-compare-zero-dim-operand-promoted", TVM, "bug", r"/mismatch/values: bool( 0-d)? @(lt|le|gt|ge|eq|ne)$",
+          "A comparison of a dimensioned integer tensor with a 0-d tensor of a wider integer dtype (`x1 <= x` with x "
+          "uint8 and x1 an int64 0-d tensor of -1) compares in the wider dtype: PyTorch's result type is uint8 (a 0-d "
+          "operand of the same category does not promote), so eager compares 255 <= x; TVM compares -1 <= x and returns "
+          "True everywhere. _binary_op's _promote_common_dtype (base_fx_graph_translator.py) uses "
+          "torch.promote_types on the dtypes alone, ignoring rank. Silently wrong values."),
+    Known("tvm-compare-int-float-scalar-truncated", TVM, "bug", r"/mismatch/values: bool( 0-d)? @compare_scalar$",
+          "An integer tensor compared with a float Python scalar (`x < 2.5`, `x >= 1.5` on int32) compares against the "
+          "scalar truncated to the tensor's dtype: 2 < 2.5 comes back False, 1 >= 1.5 True. _binary_op makes the "
+          "scalar a relax.const of the tensor's dtype (base_fx_graph_translator.py); PyTorch compares in float. "
+          "Silently wrong values."),
+    Known("tvm-int-mod-float-scalar-zero-divisor", TVM, "bug",
+          r"/crash/InternalError: Check failed: \(!divisor\.is_const\(N\)\) is false: Find divide by zero$",
+          "An integer tensor modulo a float Python scalar below 1 (`x % 0.1` of a uint8 tensor; eager promotes to "
+          "float32 and returns 0.1) fails the build: _binary_op makes the scalar a constant of the tensor's dtype, 0, "
+          "and the arithmetic simplifier rejects the floor_mod by the constant 0. The wrong-dtype result of a "
+          "non-zero scalar is tvm-arith-result-not-promoted.", "", ("build",)),
+    Known("tvm-fx-inplace-op-result-dtype", ("tvm-fx", "tvm-dynamo"), "bug",
+          r"/mismatch/dtype: torch\.\w+ -> torch\.\w+ @(input_update|buffer_update)$",
+          "An in-place arithmetic op whose other operand has a wider dtype (`x += y` with x int8 and y an int64 0-d "
+          "or int16 tensor, float32 += float64) returns the promoted dtype (int64, int16, float64): the FX paths convert "
+          "iadd as a promoting add (fx_translator.py, \"iadd\": _binary_op(relax.op.add)) and never cast the result "
+          "back to self's dtype, which an in-place op keeps in eager."),
+    Known("tvm-fx-argsort-bfloat16", ("tvm-fx", "tvm-dynamo"), "bug", r"/mismatch/values: int64( 0-d)? @argsort$",
+          "torch.argsort of a bfloat16 tensor returns indices that do not sort it, and differ from call to call (the "
+          "argsort of [1, 1, 1, 0, 1, 0, 0, 1] along its only dim comes back [7, 6, 1, 2, 5, 3, 0, 4]; eager "
+          "[3, 5, 6, 0, 1, 2, 4, 7]; a stable argsort of eight equal values comes back [4, 7, 6, 5, 0, 1, 2, 3], eager "
+          "[0, ..., 7]); float32 is right. Seen through relax_dynamo (the _argsort converter, shared "
+          "with from_fx; from_exported_program rejects argsort.stable)."),
+    Known("tvm-true-divide-then-leaky-relu-import", TVM, "bug",
+          r"TypeError: ir\.Op\(relax\.nn\.leakyrelu\) requires the input tensor to have float dtype",
+          "leaky_relu of a true division of bool or integer tensors (`leaky_relu(torch.div(mask, mask + 1))`; eager "
+          "divides in float32, and its leaky_relu takes float tensors only) fails the import: the division is not "
+          "promoted to float (see tvm-int-true-divide-not-promoted), so relax.nn.leakyrelu gets a bool or integer "
+          "tensor and rejects it.", "", ("import",)),
+    Known("tvm-ep-group-norm-float64-build", ("tvm-ep",), "bug",
+          r"/build/crash/InternalError: Check failed: \(data_type == PrimType::Float\(N\) \|\| data_type == "
+          r"PrimType::Float\(N\)\) is false: group_norm: only support floatN and floatN for now$",
+          "torch.nn.GroupNorm in float64 (GroupNorm(3, 3, dtype=float64) of a (3, 3, 1) tensor; eager computes it) "
+          "fails relax.build with an InternalError: native_group_norm imports as relax.op.nn.group_norm, whose "
+          "legalization calls topi's group_norm, which checks for float32/float16 (topi/nn/group_norm.h). No clean "
+          "rejection at import. The bfloat16 case fails earlier (tvm-ep-group-norm-bfloat16); from_fx rejects float64 "
+          "parameters (tvm-fx-low-precision-params).", "", ("build",)),
+    Known("tvm-zero-size-transpose-reshape-rewrite", TVM, "bug",
+          r"/build/crash/InternalError: Check failed: \(it != this->var_arg_map_\.end\(\)\) is false: "
+          r"Var \w+ is not defined$",
+          "A transpose or permute of some 0-size tensors (x.transpose(1, 2) of a (0, 2, 0) tensor, alone or before a "
+          "matmul; eager returns an empty (0, 0, 2) tensor) fails relax.build in VM codegen: RewriteDataflowReshape takes the "
+          "legalized transpose, whose loops run zero times, for a reshape, emits R.reshape(x, (0, 2, 2)) bound to a "
+          "new var and leaves the original var unbound, so a later use of it is 'not defined'.", "", ("build",)),
+    Known("tvm-ep-interpolate-5d-index-broadcast", ("tvm-ep",), "bug",
+          r"/import/crash/ValueError: index_tensor: cannot broadcast index shapes\. Mismatch at axis N",
+          "F.interpolate(mode='nearest') of a 5-D tensor whose batch or channel size is not 1 and differs from the "
+          "output depth ((1, 3, 1, 1, 1) scaled by 2) fails from_exported_program's import: the decomposition "
+          "indexes x[:, :, d, h, w] with index tensors of shapes (D, 1, 1), (H, 1), (W,), and _index_tensor "
+          "(base_fx_graph_translator.py) replaces each None with arange(size).reshape(size, 1, 1), which broadcasts "
+          "against the index tensors instead of standing for an outer dim. Eager returns (1, 3, 2, 2, 2).",
+          "", ("import",)),
+    Known("tvm-argmax-bfloat16-build", TVM, "bug",
+          r"/build/crash/InternalError: Check failed: \(ffi::StructuralEqual\(\)\(value->ty, var->ty\)\) is false:",
+          "argmax/argmin of a bfloat16 tensor (x.argmax(dim=0) of a (3, 3) bfloat16 tensor; eager returns int64 "
+          "indices) fails relax.build: topi's argmax reducer binds the running maximum to a bfloat16 let-variable, "
+          "and the TIR pass BF16ComputeLegalize rewrites its value to float32 without retyping the variable, so "
+          "tirx::Bind's type check fails. float16/float32 build.", "", ("build",)),
     Known("export-decomposition-output-spec", ("tvm-ep", "onnx", "openvino"), "bug",
           r"SpecViolationError: User output \w+ is not in the correct order or is not found in the exported "
           r"program's user_output list",
@@ -404,12 +469,16 @@ KNOWN: tuple[Known, ...] = (
           "any() of a uint8 tensor comes back bool; eager (and aot_eager) keep uint8. Inductor's own reduce_any "
           "lowering casts to bool.", "https://github.com/pytorch/pytorch/issues/198081"),
     Known("inductor-rank0-buffer-mutation-dropped", ("inductor",), "bug",
-          r"^inductor/judge/mismatch/state mutation_lost 0-d @(buffer_update|counter)$",
+          r"^inductor/judge/mismatch/state mutation_lost 0-d @(buffer_update|input_update|counter)$",
           "An in-place update of a 0-d buffer (`self.s.add_(x)`) is not written back when forward returns no tensor "
           "the graph computes (`return ()`, or only an input as it is: corpus inductor-rank0-buffer-mutation-dropped): "
           "the buffer keeps its old value. aot_eager does the same, the eager backend does not, so it is "
           "AOTAutograd's handling of a graph whose only effect is the mutation; a 1-d buffer, or a computed "
-          "output, is fine. Found by the campaign benchmark."),
+          "output, is fine. Found by the campaign benchmark. A 0-d float64 input mutated in place (`x2.mul_(y)`, "
+          "`y.add_(1.0)`) is lost too, even with a computed output (so is a 0-d float64 buffer's: `self.s.add_(x); "
+          "return x * 2`), with aot_eager as with inductor; float32 is fine: dynamo's tensorify_python_scalars pass "
+          "restarts the analysis (TensorifyScalarRestartAnalysis) and the restarted graph has no in-place op on the "
+          "0-d float64 tensor."),
     Known("onnx-mutations-dropped", ("onnx",), "bug", r"/mismatch/state mutation_lost( 0-d)? @",
           "Buffer and input mutations are not written back: the exporter keeps only the user outputs and turns "
           "buffers into initializers (torch/onnx/_internal/exporter/_core.py: 'TODO: Decide if we should keep "
@@ -502,7 +571,7 @@ KNOWN: tuple[Known, ...] = (
           "evaluate() to fall back on ('Cannot fallback on ngraph reference implementation'). The GroupNormalization-12 "
           "spec allows any shape; rank 3 and 4 compile and match eager.", "", ("compile-model",)),
     Known("openvino-var-all-no-correction", ("openvino",), "bug",
-          r"/mismatch/values: (float16|bfloat16|float32) @(var|std)(_mean)?$",
+          r"/mismatch/values: (float16|bfloat16|float32) @(var|std|var_mean|std_mean)$",
           "var/std/var_mean over all elements (no dim) ignore Bessel's correction: var of [[1, 2, 4], [0, 5, 1]] "
           "comes back 3.1389 (the population variance) where PyTorch gives 3.7667; with a dim it is right. A "
           "float64 one is counted under openvino-float64-computed-in-float32 (every float64 value is off)."),
@@ -511,9 +580,11 @@ KNOWN: tuple[Known, ...] = (
           "relu, maximum, minimum, amax and clamp turn NaN into a number (relu(NaN) is 0, clamp(NaN, min=0.5) is "
           "0.5): the CPU plugin's max/min drop NaN; PyTorch propagates it."),
     Known("onnx-sub-int-tensor-float-scalar", ("onnx",), "bug",
-          r"Cannot find a compatible OpOverload for aten\.sub with the provided arguments",
-          "`2.5 - int_tensor` (a float Python scalar on the left: aten.rsub) fails the export: the exporter finds "
-          "no aten.sub overload for it; eager promotes to float32 (`int_tensor - 2.5` exports)."),
+          r"Cannot find a compatible OpOverload for aten\.(sub|floor_divide) with the provided arguments",
+          "`2.5 - int_tensor` (a float Python scalar on the left: aten.rsub) and `-1.25 // int_tensor` fail the "
+          "export: the exporter's type-promotion pass casts the int tensor to float32 and then finds no aten.sub / "
+          "aten.floor_divide overload taking a Python number as self (fx/passes/type_promotion.py, "
+          "find_compatible_op_overload); eager promotes to float32 (`int_tensor - 2.5` exports)."),
     Known("onnx-cumprod-no-function", ("onnx",), "bug",
           r"/onnx-export/crash/ConversionError: DispatchError: No ONNX function found for "
           r"<OpOverload\(op='prims\.prod', overload='default'\)>",
@@ -532,6 +603,12 @@ KNOWN: tuple[Known, ...] = (
           "A 0-d float64 buffer updated in place from an input (`self.s.add_(x)`) and returned as the model's only "
           "tensor comes back with other values than eager's. Like inductor-rank0-buffer-mutation-dropped, a "
           "graph whose only computation is the mutation."),
+    Known("inductor-mul-softmax-zero-dim", ("inductor",), "bug",
+          r"^inductor/compile-on-call/crash/IndexError: list index out of range$",
+          "torch.softmax(x * y, dim=-1) of 0-d tensors (eager: tensor(1.)) fails the compile: the joint-graph "
+          "mul-softmax pattern's extra check _other_is_broadcasted_in_dim (torch/_inductor/fx_passes/joint_graph.py) "
+          "indexes the empty shape list of a 0-d operand with dim -1 (its bounds check only catches d >= ndim).",
+          "", ("compile-on-call",)),
     Known("onnx-clamp-bool-float-bounds", ("onnx",), "bug",
           r"/onnx-export/crash/ConversionError: RuntimeError: Cannot find a compatible OpOverload for aten\.clamp "
           r"with the provided arguments",
@@ -569,6 +646,14 @@ KNOWN: tuple[Known, ...] = (
           "ONNX Runtime has no double Gelu kernel and inlines the op's function body, whose constants (0.044715, "
           "2/pi) are float32 cast to double. approximate='none' hits the missing double Erf kernel instead "
           "(onnxruntime-no-kernel-for-type)."),
+    Known("onnx-stack-mixed-dtypes-not-promoted", ("onnx",), "bug",
+          r"/session/crash/Fail: \[ONNXRuntimeError\] : N : FAIL : Type Error: Type parameter \(T\) of Optype "
+          r"\(Concat\) bound to different types \(tensor\(\w+\) and tensor\(\w+\) in node \(node_stack(_N)?\)\.$",
+          "torch.stack of tensors of different dtypes (bool and float32, bfloat16 and float16, int16 and bool; eager "
+          "promotes, as torch.cat does) fails when the session is made: the exporter's type-promotion table has a "
+          "rule for aten.cat but none for aten.stack, and torchlib's aten_stack emits Unsqueeze + Concat of the "
+          "operands as they are, an ill-typed Concat. torch.cat of the same operands exports and runs.",
+          "", ("session",)),
     Known("openvino-where-same-bool-branch-uint8-compile", ("openvino",), "bug",
           r"/compile-model/crash/RuntimeError: Check 'element::Type::merge\(result_et, get_input_element_type\(N\), "
           r"get_input_element_type\(N\)\)' failed at src/core/src/op/select\.cpp:N: Argument N and N element types "
@@ -594,6 +679,19 @@ KNOWN: tuple[Known, ...] = (
           "gives False, and <, <=, == are right. Silently wrong values. It depends on the CPU: an AVX2-only AMD "
           "EPYC gives False; the entry is replayed only on CPUs with avx512f (meta cpu_flags), the instruction set "
           "taken to be the difference (the JIT kernels differ by it)."),
+    Known("openvino-uint8-arith-saturates", ("openvino",), "bug",
+          r"/mismatch/values: uint8( 0-d)? @(add|sub|mul|add_scalar|sub_scalar|mul_scalar|add_buffer)$",
+          "uint8 add, sub and mul saturate instead of wrapping modulo 256: x + 10 of 250 gives 255 (eager 4), "
+          "x - 3 of 1 gives 0 (eager 254), and x + -2 (the -2 made a uint8 254, as eager does) gives 255 for "
+          "every x >= 2 (eager x - 2). convert_model emits a plain u8 Add/Subtract/Multiply; the CPU plugin's "
+          "8-bit eltwise kernels clamp the result (int8 too; int16 and int32 wrap). Silently wrong values."),
+    Known("openvino-bfloat16-inf-constant-finite", ("openvino",), "bug",
+          r"^openvino/judge/mismatch/values: bool( 0-d)? @isfinite$",
+          "torch.isfinite of a bfloat16 tensor returns True for +-inf (eager False): the export decomposes it to "
+          "(x == x) & (abs(x) != inf) with a bfloat16 inf constant, and the CPU plugin turns that constant into "
+          "+-3.4028235e38 (FLT_MAX) when it converts bf16 constants to f32 (x == inf and x + inf of bfloat16 are "
+          "wrong the same way; float16/float32 are right). The value is the one of openvino-bfloat16-inf-to-float64, "
+          "perhaps the same conversion."),
 )
 
 def counted_outcome(verdict: Verdict, known: Known | None) -> str:
