@@ -332,7 +332,8 @@ def execute(backend: Backend, case: Subject, options: dict[str, Any]) -> Verdict
         if differences:
             verdict.outcome = "mismatch"
             verdict.differences = [d.to_dict() for d in differences]
-            verdict.leaf_op = _op_at(case, differences[0].path) if generated else _state_op(run, differences[0].path)
+            verdict.leaf_op = (_op_at(case, differences[0].path) if generated else
+                               case.family if isinstance(case, Architecture) else _state_op(run, differences[0].path))
             if generated and differences[0].kind in _LEAF_KINDS and not differences[0].path.startswith("state."):
                 verdict.root = _root_cause(backend, case, options, differences[0].path)
                 if verdict.root:
@@ -408,7 +409,10 @@ def _state_op(run: _Run, path: str) -> str:
     is named as a generated case's would be (``buffer_update``, ``input_update``)."""
     if path.startswith("state."):
         return "buffer_update" if path.startswith("state.buffers") else "input_update"
-    leaves = {pytree.keystr(p): leaf for p, leaf in pytree.tree_flatten_with_path(run.expected)[0]}
+    try:
+        leaves = {pytree.keystr(p): leaf for p, leaf in pytree.tree_flatten_with_path(run.expected)[0]}
+    except ValueError:  # a node registered without keys (transformers' ModelOutput): no path to name
+        return ""
     leaf = leaves.get(path)
     for part, update in (("buffers", "buffer_update"), ("inputs", "input_update")):
         if any(leaf is t for t in run.expected_state[part].values()):

@@ -194,6 +194,36 @@ globals()["Float64ViaFloat32"].recipe = lambda self, options: Recipe((("run", (
     "actual = pytree.tree_map(narrow, model(*args, **kwargs))")),), "from torch.utils import _pytree as pytree")
 
 
+def _drop_model_output_field(node: Any) -> Any:
+    """transformers' ModelOutput less its last field (a frontend that rebuilds the output
+    from a stale out_spec)."""
+    if isinstance(node, dict) and len(node) > 1 and any(c.__name__ == "ModelOutput" for c in type(node).__mro__):
+        return type(node)(**dict(list(node.items())[:-1]))
+    return _UNCHANGED
+
+
+class DropModelOutputField(Distorting):
+    """Drops the last field of the first ModelOutput (the architectures' self-test)."""
+
+    name = "distort-drop_model_output_field"
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        return _rewrite_first(Eager.run(self, compiled, ctx), _drop_model_output_field)[0]
+
+
+class Float16ToFloat32(Distorting):
+    """The first float16 output comes back as float32 (a compiler that computes a half
+    model in float and never casts back)."""
+
+    name = "distort-float16_to_float32"
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        return _rewrite_first(Eager.run(self, compiled, ctx), _retype(torch.float16, torch.float32))[0]
+
+
+__all__ += ["DropModelOutputField", "Float16ToFloat32"]
+
+
 def distorting_backend(name: str) -> Distorting:
     return next(cls for cls in Distorting.__subclasses__() if cls.distortion == name)()
 
