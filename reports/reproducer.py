@@ -19,6 +19,7 @@ import torch
 from strategies import Case, Input, containers, materialize
 from strategies.architectures import FAMILIES as ARCHITECTURES
 from strategies.architectures import Architecture, error_bound
+from strategies.architectures import build as build_architecture
 from strategies.render import _SUPPORT, arguments_source, class_source, input_source
 from suites.backends.base import Backend, Contract
 from suites.oracle import TOLERANCES
@@ -240,7 +241,9 @@ def architecture_reproducer(arch: Architecture, backend: Backend, options: dict[
     model class by its import, the inputs, the frontend's calls as for a generated case,
     and the check at the tolerance the oracle held the leaf to (its dtype's, widened by
     the architecture's bound on eager's own rounding)."""
-    head, imports, helpers, call = _frontend(backend, options, meta, input_trees=True)
+    _, args, kwargs = build_architecture(arch)  # a frontend traces a model of tensor arguments as it is
+    trees = not all(isinstance(a, torch.Tensor) for a in (*args, *kwargs.values()))
+    head, imports, helpers, call = _frontend(backend, options, meta, input_trees=trees)
     model_imports, body = ARCHITECTURES[arch.family].source(arch)
     lines = [*head, "import copy", *model_imports, "from torch.utils import _pytree as pytree"]
     lines += [line for line in imports if line not in lines]
