@@ -322,7 +322,9 @@ class HigherPrecision(Eager):
         for narrow, stored in zip(compiled.buffers(), model.buffers()):
             narrow.copy_(stored)
         for narrow, stored in zip(pytree.tree_leaves((ctx.args, ctx.kwargs)), pytree.tree_leaves((args, kwargs))):
-            if isinstance(narrow, torch.Tensor) and narrow is not stored:
+            # (A tensor forward replaced inside a container, as DynamicCache.update does, is
+            # not written back: the state check leaves such tensors out.)
+            if isinstance(narrow, torch.Tensor) and narrow is not stored and narrow.shape == stored.shape:
                 narrow.copy_(stored)
         out = _round_to(wide, eager)
         pairs = zip(pytree.tree_leaves(out), pytree.tree_leaves(eager))
@@ -345,6 +347,11 @@ def _round_to(wide: Any, like: Any) -> Any:
         if isinstance(wide, list):
             return items
         return type(wide)(*items) if hasattr(wide, "_fields") else type(wide)(items)
+    if type(wide) in pytree.SUPPORTED_NODES:  # another registered node: transformers' DynamicCache
+        children, context = pytree.SUPPORTED_NODES[type(wide)].flatten_fn(wide)
+        like_children = pytree.SUPPORTED_NODES[type(like)].flatten_fn(like)[0]
+        return pytree.SUPPORTED_NODES[type(wide)].unflatten_fn([_round_to(w, k) for w, k in zip(children, like_children)],
+                                                               context)
     return wide
 
 

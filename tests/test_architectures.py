@@ -23,7 +23,7 @@ from suites.conformance import ConformanceFailure, Recorder, conformance_propert
 from suites.known import match, passed_or_rejected_cleanly
 from suites.runner import execute, load_backend, subject_from_json, subject_to_json
 from suites.worker import Worker
-from tests.harness_backends import DropModelOutputField, Float16ToFloat32, distorting_backend
+from tests.harness_backends import DropModelOutputField, Float16ToFloat32, HigherPrecision, HigherPrecision64, distorting_backend
 
 TRANSFORMERS = ("bert", "gpt2", "llama", "t5", "vit")
 
@@ -110,6 +110,19 @@ def test_reference_and_inductor_pass_drawn_architectures(frontend, worker):
             failed.append(f"{verdict.signature()}\n    {verdict.headline()}\n    {arch.to_json()}")
     assert not failed, "\n".join(failed)
     print(f"{frontend}: {len(lines)} architectures in {time.perf_counter() - start:.0f} s\n  " + "\n  ".join(lines))
+
+
+@pytest.mark.parametrize(("backend", "dtypes"), [(HigherPrecision(), ["float16", "bfloat16"]),
+                                                 (HigherPrecision64(), ["float32"])], ids=["half-in-float32", "float32-in-float64"])
+def test_more_precision_than_eager_is_no_false_alarm(backend, dtypes):
+    """A valid compiler that computes a half model in float32 (a float32 one in float64)
+    and rounds each output at the end passes at the architecture's tolerance
+    (``strategies.architectures.error_bound``), and differs from eager in most of them."""
+    check = seed(7)(settings(max_examples=60, database=None, deadline=None, suppress_health_check=list(HealthCheck))(
+        conformance_property(backend, "harness", lambda case, options: execute(backend, case, options), Recorder(),
+                             architectures(dtypes=dtypes))))
+    check()
+    assert backend.differed >= 30, backend.differed
 
 
 def _caught(backend, strategy) -> ConformanceFailure:
