@@ -404,6 +404,17 @@ KNOWN: tuple[Known, ...] = (
           "(TransformerDecoderLayer's tgt_mask=None ... tgt_is_causal=False, a model's state=None); from_fx wants "
           "an input_info entry for each and asserts instead of taking the placeholder's default. No "
           "nn.TransformerDecoderLayer imports.", "", ("import",)),
+    Known("tvm-ep-rnn-final-state-is-sequence", ("tvm-ep",), "bug", r"/judge/mismatch/shape @(lstm|gru|tagger)$",
+          "With run_ep_decomposition=False (the importer converts aten.lstm/aten.gru itself), nn.LSTM's and nn.GRU's "
+          "final hidden state h_n comes back as the whole output sequence: shape (length, batch, hidden) for "
+          "(layers, batch, hidden). Silently wrong for any sequence longer than 1; the default path (decomposed "
+          "first) is right.", "", ("judge",)),
+    Known("tvm-ep-multi-layer-rnn", ("tvm-ep",), "unsupported",
+          r"/import/crash/NotImplementedError: Multi-layer (LSTM|GRU) is not yet supported",
+          "With run_ep_decomposition=False the importer converts aten.lstm/aten.gru itself, for one layer only, "
+          "and says so for more.",
+          "https://github.com/apache/tvm/blob/main/python/tvm/relax/frontend/torch/exported_program_translator.py",
+          ("import",)),
     Known("fx-symbolic-trace-limitations", ("tvm-fx",), "unsupported",
           r"/trace/crash/(TraceError: symbolically traced variables cannot be used as inputs to control flow|"
           r"TypeError: slice indices must be integers or None or have an __index__ method|"
