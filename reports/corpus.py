@@ -37,18 +37,19 @@ from importlib.metadata import PackageNotFoundError, requires, version
 from pathlib import Path
 from typing import Any
 
-from strategies import Case, case_from_json, case_to_json
+from strategies import case_to_json
+from strategies.architectures import Architecture
 from suites.config import Config
 from suites.conformance import ConformanceFailure
 from suites.known import KNOWN, TRT, Known, SignatureOnly, row
 from suites.own import OwnModel
-from suites.runner import load_backend
+from suites.runner import Subject, load_backend, subject_from_json
 from suites.signature import Signature
 from suites.simplify import simplified, simplify
 from suites.versions import versions
 from suites.worker import Worker
 
-from .reproducer import own_model_reproducer, reproducer_source, title
+from .reproducer import architecture_reproducer, own_model_reproducer, reproducer_source, title
 
 __all__ = ["CORPUS", "CorpusError", "Entry", "cpu_reason", "explains", "known_rows", "load_entries", "needs_entry", "open_rows",
            "render_report", "reproducer_source", "rows_without_entry", "save_finding"]
@@ -69,7 +70,8 @@ class CorpusError(ValueError):
 class Entry:
     path: Path
     meta: dict[str, Any]
-    case: Case
+    #: A generated case, or a drawn architecture (``strategies.architectures``).
+    case: Subject
 
     @property
     def id(self) -> str:
@@ -141,6 +143,9 @@ def save_finding(failure: Any, corpus: Path = CORPUS, *, status: str = "open",
             if isinstance(failure.case, OwnModel):
                 (staging / "model.json").write_text(failure.case.to_json())
                 (staging / "repro.py").write_text(own_model_reproducer(failure.case, backend, failure.options, meta))
+            elif isinstance(failure.case, Architecture):
+                (staging / "case.json").write_text(failure.case.to_json())
+                (staging / "repro.py").write_text(architecture_reproducer(failure.case, backend, failure.options, meta))
             else:
                 (staging / "case.json").write_text(case_to_json(failure.case))
                 (staging / "repro.py").write_text(reproducer_source(failure.case, backend, failure.options, meta))
@@ -167,7 +172,7 @@ def load_entry(directory: Path) -> Entry:
     if meta["status"] not in STATUSES:
         raise CorpusError(f"{meta_path}: field 'status' is {meta['status']!r}, not one of {STATUSES}")
     try:
-        case = case_from_json(case_path.read_text())
+        case = subject_from_json(case_path.read_text())
     except (OSError, ValueError) as exc:
         raise CorpusError(f"{case_path}: {exc}") from exc
     return Entry(directory, meta, case)
@@ -456,6 +461,9 @@ def refresh(entry: Entry, run_case: Any | None = None) -> Entry:
 
     meta = dict(entry.meta)
     backend = load_backend(meta["backend"])
+    if isinstance(entry.case, Architecture):  # its inputs come from its seed: only the reproducer is rewritten
+        _write_atomic(entry.path / "repro.py", architecture_reproducer(entry.case, backend, meta["options"], meta))
+        return load_entry(entry.path)
     case = entry.case.pruned()
     if run_case is not None and not backend.unavailable_reason():
         verdict = run_case(case, meta["options"])
@@ -532,12 +540,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{entry.id}: {len((entry.path / 'repro.py').read_text().splitlines())} lines", flush=True)
             return 0
         text = Path(args.case).read_text() if not args.case.lstrip().startswith("{") else args.case
-        return _file(args.row, args.backend, case_from_json(text), json.loads(args.options), worker, corpus)
+        return _file(args.row, args.backend, subject_from_json(text), json.loads(args.options), worker, corpus)
     finally:
         worker.close()
 
 
-def _file(row_id: str, backend_spec: str, case: Case, options: dict[str, Any], worker: Any, corpus: Path) -> int:
+def _file(row_id: str, backend_spec: str, case: Subject, options: dict[str, Any], worker: Any, corpus: Path) -> int:
     """Run a hand-written case; if the row explains its verdict, simplify its inputs and
     file it as the row's entry, marked as written by hand."""
 

@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from strategies import OPS, to_source
+from strategies.architectures import Architecture
+from strategies.architectures import to_source as architecture_source
 from suites.own import OwnModel
 from suites.runner import subject_from_json
 
@@ -139,7 +141,7 @@ def _finding(signature: str, entry: dict[str, Any], corpus: Path, page_dir: Path
     try:
         subject = subject_from_json(entry["case"])
         source = (f"the model {subject.factory}() builds (python -m suites check)" if isinstance(subject, OwnModel)
-                  else to_source(subject))
+                  else architecture_source(subject) if isinstance(subject, Architecture) else to_source(subject))
     except Exception as exc:  # noqa: BLE001 - a case of an older vocabulary: say so, show the rest
         source = f"(the case cannot be rendered here: {type(exc).__name__}: {exc})"
     directory = corpus / entry_id(entry["backend"], signature)

@@ -17,13 +17,16 @@ from typing import Any
 import torch
 
 from strategies import Case, Input, containers, materialize
+from strategies.architectures import FAMILIES as ARCHITECTURES
+from strategies.architectures import Architecture, error_bound
+from strategies.architectures import build as build_architecture
 from strategies.render import _SUPPORT, arguments_source, class_source, input_source
 from suites.backends.base import Backend, Contract
 from suites.oracle import TOLERANCES
 from suites.own import OwnModel
 from suites.signature import Signature
 
-__all__ = ["own_model_reproducer", "reproducer_source", "title"]
+__all__ = ["architecture_reproducer", "own_model_reproducer", "reproducer_source", "title"]
 
 #: Weights with at most this many elements are written out; larger ones are drawn
 #: from the case's seed with the suite's own ``random_tensor``.
@@ -230,4 +233,32 @@ def own_model_reproducer(model: OwnModel, backend: Backend, options: dict[str, A
              + tensors.format("(dict(eager_model.named_buffers()), eager_args, eager_kwargs)") + ", equal_nan=True)")
     difference = (meta.get("differences") or [None])[0]
     lines += _check(backend, meta["outcome"], difference, _leaf_tolerance((difference or {}).get("dtype", "")), state)
+    return "\n".join(lines) + "\n"
+
+
+def architecture_reproducer(arch: Architecture, backend: Backend, options: dict[str, Any], meta: dict[str, Any]) -> str:
+    """The reproducer of a finding on a drawn architecture: its config as a literal, the
+    model class by its import, the inputs, the frontend's calls as for a generated case,
+    and the check at the tolerance the oracle held the leaf to (its dtype's, widened by
+    the architecture's bound on eager's own rounding)."""
+    _, args, kwargs = build_architecture(arch)  # a frontend traces a model of tensor arguments as it is
+    trees = not all(isinstance(a, torch.Tensor) for a in (*args, *kwargs.values()))
+    head, imports, helpers, call = _frontend(backend, options, meta, input_trees=trees)
+    model_imports, body = ARCHITECTURES[arch.family].source(arch)
+    lines = [*head, "import copy", *model_imports, "from torch.utils import _pytree as pytree"]
+    lines += [line for line in imports if line not in lines]
+    if helpers:
+        lines += ["", "", helpers.rstrip()]
+    lines += ["", "", *body, "expected = model(*copy.deepcopy(args), **copy.deepcopy(kwargs))", *call]
+    difference = (meta.get("differences") or [None])[0]
+    rtol, atol = TOLERANCES.get(getattr(torch, arch.dtype), (0.0, 0.0))
+    tolerance = f", rtol={rtol!r}, atol={max(atol, 2 * error_bound(arch))!r}"
+    # One check, at the architecture's tolerance (a leaf's dtype's alone is stricter than
+    # the oracle), over the leaves: assert_close cannot walk a DynamicCache.
+    checks = [line for line in _check(backend, meta["outcome"], difference, tolerance, "")
+              if not line.startswith("torch.testing.assert_close(a, e")]
+    whole = f"torch.testing.assert_close(actual, expected, equal_nan=True{tolerance})"
+    leaves = (f"torch.testing.assert_close(pytree.tree_leaves(actual), pytree.tree_leaves(expected), "
+              f"equal_nan=True{tolerance})")
+    lines += [leaves if line == whole else line for line in checks]
     return "\n".join(lines) + "\n"

@@ -23,7 +23,7 @@ from suites.versions import versions
 from .corpus import CORPUS
 from .page import OUTCOMES, render_page
 
-__all__ = ["end_session", "outcome_table", "pair_coverage", "rebuild", "write_latest"]
+__all__ = ["architecture_table", "end_session", "outcome_table", "pair_coverage", "rebuild", "write_latest"]
 
 #: How the run ended, as the summary says it: the session wrote one of the first two
 #: when it ended; a run with no such record was killed before it could.
@@ -151,6 +151,24 @@ def _calibration_rows(recorder: Any) -> list[list[str]]:
     return rows
 
 
+def architecture_table(recorder: Any) -> str:
+    """Family x frontend: each cell the outcomes of that family's drawn architectures on
+    that backend (``pass 3, crash 1``); empty when the run drew none."""
+    backends = sorted(b for b, features in recorder.features.items() if any(f.startswith("architecture:") for f in features))
+    families = sorted({f.removeprefix("architecture:") for b in backends for f in recorder.features[b]
+                       if f.startswith("architecture:")})
+    if not families:
+        return ""
+    rows = []
+    for family in families:
+        cells = []
+        for b in backends:
+            counts = recorder.features[b].get(f"architecture:{family}", {})
+            cells.append(", ".join(f"{o} {counts[o]}" for o in OUTCOMES if counts.get(o)) or "-")
+        rows.append([family, *cells])
+    return _markdown_table(["family", *backends], rows)
+
+
 def write_latest(recorder: Any, directory: Path, status: str = "complete", *, corpus: Path = CORPUS,
                  run_versions: dict[str, str] | None = None, merged_from: list[str] | None = None) -> None:
     """Write the run's findings and summaries (atomically, file by file); those of a
@@ -181,6 +199,9 @@ def write_latest(recorder: Any, directory: Path, status: str = "complete", *, co
     if known:
         md += ["## Known (table rows hit)", "", _markdown_table(
             ["backend", "row", "kind", "examples"], [[k["backend"], k["id"], k["kind"], str(k["count"])] for k in known]), ""]
+    families = architecture_table(recorder)
+    if families:
+        md += ["## Architectures: outcomes per family and frontend", "", families, ""]
     for b in sorted(recorder.features):
         md += [f"## {b}: outcomes by feature", "", _markdown_table(["feature", *OUTCOMES], _feature_rows(recorder, b)), ""]
     for b in sorted(recorder.features):

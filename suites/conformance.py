@@ -19,7 +19,8 @@ from hypothesis import core, given, seed, settings
 from hypothesis import strategies as st
 
 import strategies as gen
-from strategies import Case, case_to_json
+from strategies import Case
+from strategies.architectures import Architecture
 from strategies.spec import Const, ParamNode, ParamTree
 
 from .backends.base import Backend
@@ -38,7 +39,7 @@ def replay_command(backend_spec: str, case: Subject, options: dict[str, Any]) ->
         return f"python -m suites check {shlex.quote(case.factory)} --backend {shlex.quote(backend_spec)}"
     return (
         f"python -m suites.replay --backend {shlex.quote(backend_spec)} "
-        f"--options {shlex.quote(json.dumps(options, sort_keys=True))} --case {shlex.quote(case_to_json(case))}"
+        f"--options {shlex.quote(json.dumps(options, sort_keys=True))} --case {shlex.quote(subject_to_json(case))}"
     )
 
 
@@ -216,6 +217,9 @@ def case_features(case: Subject) -> set[str]:
     """The feature families a case exercises, for the backend x feature matrix."""
     if isinstance(case, OwnModel):
         return {f"model:{case.factory}"}
+    if isinstance(case, Architecture):  # the family, and the dtype and flags it was drawn with
+        return {f"architecture:{case.family}", f"dtype:{case.dtype}",
+                *(f"flag:{k}" for k, v in case.flags if v is True)}
     features = {f"container:{c.kind}" for c in case.containers()}
     refs = case.refs()
     for value in case.returned_values():

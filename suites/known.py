@@ -437,6 +437,60 @@ KNOWN: tuple[Known, ...] = (
           "values computed from it: the frontend's ExportedProgram.run_decompositions() leaves an output "
           "signature that torch.export's own verifier rejects. torch.export's bug, met through each frontend.",
           "", ("import", "convert", "onnx-export")),
+    # -- Real architectures (strategies/architectures, suites/test_architectures.py) -----------
+    Known("export-transformer-causal-mask-detection", ("reference", "tvm-ep", "onnx", "openvino"), "bug",
+          r"/export/crash/GuardOnDataDependentSymNode: Could not guard on data-dependent expression Eq\(uN, N\) "
+          r"\(unhinted: Eq\(uN, N\)\)",
+          "nn.Transformer (and nn.TransformerDecoder) called with a tgt_mask cannot be exported: forward compares "
+          "the mask with a generated causal one to set tgt_is_causal (_detect_is_causal_mask, "
+          "bool((mask == causal).all())), a data-dependent branch torch.export refuses. Eager runs it; every "
+          "frontend that starts from torch.export crashes. torch's bug (nn.Transformer is not exportable with "
+          "the mask its documentation shows).",
+          "https://github.com/pytorch/pytorch/pull/91171", ("export",)),
+    Known("export-decomposition-lifted-constant", ("tvm-ep", "onnx", "openvino"), "bug",
+          r"SpecViolationError: Constant tensor lifted_tensor_N is not in the constants dictionary",
+          "transformers' GPT-2 and Llama with use_cache=True export (a DynamicCache is built in forward, and "
+          "GPT-2's attention lifts tensor constants), but the frontend's ExportedProgram.run_decompositions() "
+          "returns a program whose signature names lifted constants its constants table lacks, and torch.export's "
+          "own verifier rejects it. torch.export's bug, met through each frontend.",
+          "https://github.com/pytorch/pytorch/issues/164461", ("import", "convert", "onnx-export")),
+    Known("onnx-lstm-projection", ("onnx",), "bug",
+          r"Fail: \[ONNXRuntimeError\] : N : FAIL : (Non-zero status code returned while running LSTM node\. .*"
+          r"Input initial_c must have shape|Node \(node_Concat_N\) Op \(Concat\) \[ShapeInferenceError\] All "
+          r"inputs to Concat must have same rank)",
+          "nn.LSTM with proj_size > 0: ONNX's LSTM has no projection (one size for h, c and the output); the "
+          "exported node takes proj_size as its hidden size yet is handed a cell state of hidden_size, and ONNX "
+          "Runtime fails to load it (bidirectional: Concat of ranks 1 and 2) or to run it ('Input initial_c must "
+          "have shape {1,1,4}. Actual:{1,1,8}'). Every LSTM with a projection; none without.",
+          "https://onnx.ai/onnx/operators/onnx__LSTM.html", ("session", "run")),
+    Known("tvm-fx-default-parameters", ("tvm-fx",), "bug", r"/import/crash/AssertionError: Provided inputs is less than "
+          r"actual inputs",
+          "torch.fx.symbolic_trace makes a placeholder of every forward parameter, those with a default too "
+          "(TransformerDecoderLayer's tgt_mask=None ... tgt_is_causal=False, a model's state=None); from_fx wants "
+          "an input_info entry for each and asserts instead of taking the placeholder's default. No "
+          "nn.TransformerDecoderLayer imports.", "", ("import",)),
+    Known("tvm-ep-rnn-final-state-is-sequence", ("tvm-ep",), "bug", r"/judge/mismatch/shape @(lstm|gru|tagger)$",
+          "With run_ep_decomposition=False (the importer converts aten.lstm/aten.gru itself), nn.LSTM's and nn.GRU's "
+          "final hidden state h_n comes back as the whole output sequence: shape (length, batch, hidden) for "
+          "(layers, batch, hidden). Silently wrong for any sequence longer than 1; the default path (decomposed "
+          "first) is right.", "", ("judge",)),
+    Known("tvm-ep-multi-layer-rnn", ("tvm-ep",), "unsupported",
+          r"/import/crash/NotImplementedError: Multi-layer (LSTM|GRU) is not yet supported",
+          "With run_ep_decomposition=False the importer converts aten.lstm/aten.gru itself, for one layer only, "
+          "and says so for more.",
+          "https://github.com/apache/tvm/blob/main/python/tvm/relax/frontend/torch/exported_program_translator.py",
+          ("import",)),
+    Known("fx-symbolic-trace-limitations", ("tvm-fx",), "unsupported",
+          r"/trace/crash/(TraceError: symbolically traced variables cannot be used as inputs to control flow|"
+          r"TypeError: slice indices must be integers or None or have an __index__ method|"
+          r"RuntimeError: input to _none_or_dtype\(\) must be None or torch\.Tensor|ValueError: vmap\(|"
+          r"TypeError: ones\(\) takes N positional argument but N were given|"
+          r"TypeError: torch\.finfo\(\) requires a floating point input type)",
+          "torch.fx.symbolic_trace documents that it cannot trace Python control flow on traced values, nor "
+          "Python-level use of them (a Proxy as a slice bound or a size, an isinstance check, torch.finfo of "
+          "its dtype, vmap): nn.LSTM/GRU/RNN, "
+          "nn.TransformerEncoderLayer and transformers' models are rejected at tracing, before TVM is reached.",
+          "https://docs.pytorch.org/docs/stable/fx.html#limitations-of-symbolic-tracing", ("trace",)),
     # -- Torch-TensorRT 2.14.0: from reading its source; confirmed or corrected by the GPU
     # -- nightly job (never run here: no GPU). ----------------------------------------------
     Known("trt-none-output", TRT_EXPORT_PATHS, "bug", r"/crash/AttributeError: 'NoneType' object has no attribute 'target'",

@@ -104,6 +104,11 @@ def _children(obj: Any) -> list[tuple[str, Any]] | None:
         return [(f".{f}", v) for f, v in zip(_fields(obj), obj)]
     if isinstance(obj, (tuple, list)):
         return [(f"[{i}]", v) for i, v in enumerate(obj)]
+    handler = pytree.SUPPORTED_NODES.get(type(obj))
+    if handler is not None:  # another registered node: transformers' DynamicCache, once registered
+        if handler.flatten_with_keys_fn is not None:
+            return [(pytree.keystr((key,)), v) for key, v in handler.flatten_with_keys_fn(obj)[0]]
+        return [(f"[{i}]", v) for i, v in enumerate(handler.flatten_fn(obj)[0])]
     return None
 
 

@@ -14,11 +14,13 @@ import warnings
 from pathlib import Path
 
 from reports.corpus import known_rows
-from strategies import case_from_json, to_source
+from strategies import Case, to_source
+from strategies.architectures import Architecture
+from strategies.architectures import to_source as architecture_source
 
 from .config import Config
 from .known import match, passed_or_rejected_cleanly
-from .runner import execute, load_backend
+from .runner import execute, load_backend, subject_from_json
 from .worker import Worker
 
 
@@ -34,10 +36,10 @@ def main(argv: list[str] | None = None) -> int:
     logging.disable(logging.WARNING)
 
     text = Path(args.case).read_text() if not args.case.lstrip().startswith("{") else args.case
-    case = case_from_json(text)
+    case = subject_from_json(text)
     options = json.loads(args.options)
-    if args.source:
-        print(to_source(case))
+    if args.source and isinstance(case, (Case, Architecture)):
+        print(to_source(case) if isinstance(case, Case) else architecture_source(case))
     if args.isolate:
         worker = Worker()
         verdict = worker.run(args.backend, case, options)

@@ -3,8 +3,10 @@
 ``execute`` is the whole pipeline, in-process: materialize, eager reference, compile
 (stage by stage), run, judge. ``suites.worker`` runs it in a separate process so that
 a segfault becomes a ``crash`` and an endless compile a ``hang``. The subject is a
-generated ``Case``, or a user's own model (``suites.own.OwnModel``): the same pipeline,
-without what only a generated program knows (each value's op and rounding error).
+generated ``Case``, a user's own model (``suites.own.OwnModel``), or a drawn real
+architecture (``strategies.architectures.Architecture``): the same pipeline, without what
+only a generated program knows (each value's op and rounding error; an architecture's
+bound on its rounding error comes from its dtype, depth and width).
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ import torch
 from torch.utils import _pytree as pytree
 
 from strategies import Case, Ref, case_from_json, case_to_json, materialize
+from strategies.architectures import Architecture, error_bound
+from strategies.architectures import build as build_architecture
 from strategies.ops import TensorType, TupleType
 from strategies.render import program_types
 
@@ -35,16 +39,18 @@ from .signature import Signature
 __all__ = ["BUILTIN_BACKENDS", "CPU_BACKENDS", "DEFAULT_BACKENDS", "OUTCOMES", "Subject", "Verdict", "execute",
            "load_backend", "subject_from_json", "subject_to_json"]
 
-#: What a verdict is about: a generated case, or a user's own model.
-Subject = Case | OwnModel
+#: What a verdict is about: a generated case, a user's own model, or a real architecture.
+Subject = Case | OwnModel | Architecture
 
 
 def subject_to_json(subject: Subject) -> str:
-    return subject.to_json() if isinstance(subject, OwnModel) else case_to_json(subject)
+    return subject.to_json() if isinstance(subject, (OwnModel, Architecture)) else case_to_json(subject)
 
 
 def subject_from_json(text: str) -> Subject:
-    return OwnModel.from_json(text) if '"own_model"' in text[:20] else case_from_json(text)
+    if '"own_model"' in text[:20]:
+        return OwnModel.from_json(text)
+    return Architecture.from_json(text) if '"architecture"' in text[:20] else case_from_json(text)
 
 OUTCOMES = ("pass", "unsupported", "crash", "hang", "mismatch")
 
@@ -183,6 +189,8 @@ def native_trigger(case: Subject) -> str:
     tensor, a frequent trigger) do."""
     if isinstance(case, OwnModel):
         return f"own model {case.factory}"
+    if isinstance(case, Architecture):
+        return f"architecture {case.family} in {case.dtype}"
     dtypes = sorted({i.dtype for i in case.inputs})
     empty = any(0 in i.shape for i in case.inputs) or any(v.shape and 0 in v.shape for v in case.values)
     return f"{'+'.join(case.ops()) or 'no op'} on {'/'.join(dtypes) or 'no input'}" + (" 0-size" if empty else "")
@@ -213,23 +221,44 @@ class _Run:
     initial: dict[str, dict[str, Any]] = field(default_factory=dict)
     expected_state: dict[str, dict[str, Any]] = field(default_factory=dict)
     actual_state: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: Input tensors eager replaced inside a container rather than updated in place
+    #: (see ``_eager``): not compared.
+    rebound: list[str] = field(default_factory=list)
+
+
+def _build(case: Subject) -> tuple[torch.nn.Module, tuple, dict]:
+    if isinstance(case, OwnModel):
+        return case.build()
+    return build_architecture(case) if isinstance(case, Architecture) else materialize(case)
 
 
 def _eager(case: Subject) -> tuple[_Run, tuple, dict, torch.nn.Module]:
     """Eager's output and state after one call on copies; the inputs and a model as they
     were before it, for the backend."""
     try:
-        model, args, kwargs = case.build() if isinstance(case, OwnModel) else materialize(case)
+        model, args, kwargs = _build(case)
         pristine = copy.deepcopy(model)
         initial = _clone(_state(model.forward, dict(model.named_buffers()), args, kwargs))
         eager_args, eager_kwargs = _clone(args), _clone(kwargs)
+        # The tensors themselves, not their ids: a replaced one is freed, and its id reused.
+        handed = [t for t in pytree.tree_leaves((eager_args, eager_kwargs)) if isinstance(t, torch.Tensor)]
         with torch.no_grad():
             expected = model(*eager_args, **eager_kwargs)
     except Exception as exc:  # the generator promised a well-defined eager result; a user's model must run
-        what = f"the model {case.factory} builds" if isinstance(case, OwnModel) else "a generated case"
+        what = (f"the model {case.factory} builds" if isinstance(case, OwnModel) else
+                f"the architecture {case.to_json()}" if isinstance(case, Architecture) else "a generated case")
         raise HarnessError(f"eager PyTorch failed on {what}: {exc!r}") from exc
     run = _Run(expected, initial=initial,
                expected_state=_state(model.forward, dict(model.named_buffers()), eager_args, eager_kwargs))
+    # The state check is of tensors updated in place. A container in the inputs whose
+    # tensors forward replaced by new ones (transformers' DynamicCache.update appends to a
+    # cache by concatenating) is a Python-level update, which no graph frontend carries
+    # out on the caller's object: such tensors are left out, and the run says so.
+    rebound = [name for name, t in run.expected_state["inputs"].items() if not any(t is h for h in handed)]
+    if rebound:
+        run.rebound = rebound
+        for state in (run.initial, run.expected_state):
+            state["inputs"] = {n: t for n, t in state["inputs"].items() if n not in rebound}
     return run, args, kwargs, pristine
 
 
@@ -244,6 +273,10 @@ def _compile_and_run(backend: Backend, case: Subject, options: dict[str, Any], v
         with ctx.stage("run"), torch.no_grad():
             run.actual = backend.run(compiled, ctx)
         run.actual_state = _state(model.forward, *backend.state(compiled, ctx))
+        if run.rebound:
+            run.actual_state["inputs"] = {n: t for n, t in run.actual_state["inputs"].items() if n not in run.rebound}
+            ctx.notes.append(f"not compared: {len(run.rebound)} input tensors eager replaced inside a container "
+                             "(a Python-level update, as DynamicCache.update's)")
     except HarnessError:
         raise
     except Exception as exc:
@@ -290,14 +323,17 @@ def execute(backend: Backend, case: Subject, options: dict[str, Any]) -> Verdict
     generated = isinstance(case, Case)
     if verdict.outcome == "pass":
         verdict.stage = "judge"
-        # A user's model: the tolerance of each leaf's dtype, no rounding error of a program on top.
-        error_at = _error_lookup(case) if generated else (lambda path: 0.0)
+        # A user's model: the tolerance of each leaf's dtype, no rounding error of a program on top;
+        # an architecture: its bound on eager's own rounding, from its dtype, depth and width.
+        bound = error_bound(case) if isinstance(case, Architecture) else 0.0
+        error_at = _error_lookup(case) if generated else (lambda path: bound)
         differences = compare(expected, actual, contract=backend.contract, error_at=error_at)
         differences += _state_differences(run, error_at)
         if differences:
             verdict.outcome = "mismatch"
             verdict.differences = [d.to_dict() for d in differences]
-            verdict.leaf_op = _op_at(case, differences[0].path) if generated else _state_op(run, differences[0].path)
+            verdict.leaf_op = (_op_at(case, differences[0].path) if generated else
+                               case.family if isinstance(case, Architecture) else _state_op(run, differences[0].path))
             if generated and differences[0].kind in _LEAF_KINDS and not differences[0].path.startswith("state."):
                 verdict.root = _root_cause(backend, case, options, differences[0].path)
                 if verdict.root:
@@ -373,7 +409,10 @@ def _state_op(run: _Run, path: str) -> str:
     is named as a generated case's would be (``buffer_update``, ``input_update``)."""
     if path.startswith("state."):
         return "buffer_update" if path.startswith("state.buffers") else "input_update"
-    leaves = {pytree.keystr(p): leaf for p, leaf in pytree.tree_flatten_with_path(run.expected)[0]}
+    try:
+        leaves = {pytree.keystr(p): leaf for p, leaf in pytree.tree_flatten_with_path(run.expected)[0]}
+    except ValueError:  # a node registered without keys (transformers' ModelOutput): no path to name
+        return ""
     leaf = leaves.get(path)
     for part, update in (("buffers", "buffer_update"), ("inputs", "input_update")):
         if any(leaf is t for t in run.expected_state[part].values()):

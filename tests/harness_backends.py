@@ -194,6 +194,36 @@ globals()["Float64ViaFloat32"].recipe = lambda self, options: Recipe((("run", (
     "actual = pytree.tree_map(narrow, model(*args, **kwargs))")),), "from torch.utils import _pytree as pytree")
 
 
+def _drop_model_output_field(node: Any) -> Any:
+    """transformers' ModelOutput less its last field (a frontend that rebuilds the output
+    from a stale out_spec)."""
+    if isinstance(node, dict) and len(node) > 1 and any(c.__name__ == "ModelOutput" for c in type(node).__mro__):
+        return type(node)(**dict(list(node.items())[:-1]))
+    return _UNCHANGED
+
+
+class DropModelOutputField(Distorting):
+    """Drops the last field of the first ModelOutput (the architectures' self-test)."""
+
+    name = "distort-drop_model_output_field"
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        return _rewrite_first(Eager.run(self, compiled, ctx), _drop_model_output_field)[0]
+
+
+class Float16ToFloat32(Distorting):
+    """The first float16 output comes back as float32 (a compiler that computes a half
+    model in float and never casts back)."""
+
+    name = "distort-float16_to_float32"
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        return _rewrite_first(Eager.run(self, compiled, ctx), _retype(torch.float16, torch.float32))[0]
+
+
+__all__ += ["DropModelOutputField", "Float16ToFloat32"]
+
+
 def distorting_backend(name: str) -> Distorting:
     return next(cls for cls in Distorting.__subclasses__() if cls.distortion == name)()
 
@@ -292,7 +322,9 @@ class HigherPrecision(Eager):
         for narrow, stored in zip(compiled.buffers(), model.buffers()):
             narrow.copy_(stored)
         for narrow, stored in zip(pytree.tree_leaves((ctx.args, ctx.kwargs)), pytree.tree_leaves((args, kwargs))):
-            if isinstance(narrow, torch.Tensor) and narrow is not stored:
+            # (A tensor forward replaced inside a container, as DynamicCache.update does, is
+            # not written back: the state check leaves such tensors out.)
+            if isinstance(narrow, torch.Tensor) and narrow is not stored and narrow.shape == stored.shape:
                 narrow.copy_(stored)
         out = _round_to(wide, eager)
         pairs = zip(pytree.tree_leaves(out), pytree.tree_leaves(eager))
@@ -315,6 +347,11 @@ def _round_to(wide: Any, like: Any) -> Any:
         if isinstance(wide, list):
             return items
         return type(wide)(*items) if hasattr(wide, "_fields") else type(wide)(items)
+    if type(wide) in pytree.SUPPORTED_NODES:  # another registered node: transformers' DynamicCache
+        children, context = pytree.SUPPORTED_NODES[type(wide)].flatten_fn(wide)
+        like_children = pytree.SUPPORTED_NODES[type(like)].flatten_fn(like)[0]
+        return pytree.SUPPORTED_NODES[type(wide)].unflatten_fn([_round_to(w, k) for w, k in zip(children, like_children)],
+                                                               context)
     return wide
 
 

@@ -1,0 +1,52 @@
+"""Real architectures through every frontend: torch.nn's recurrent and attention models
+and transformers' encoders, decoders, encoder-decoders and vision models
+(``strategies.architectures``), judged by the same oracle, known table and corpus as
+generated cases. A small share of the profile's budget: ``architecture_budget``."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import settings
+
+from reports.corpus import known_rows, save_finding
+from strategies.architectures import architectures
+from suites.conformance import ConformanceFailure, conformance_property
+from suites.known import match
+
+#: Profile examples per architecture drawn: 4 per backend in ``ci`` (300), 26 in
+#: ``nightly`` (2000). An architecture costs what tens of generated cases do (inductor
+#: compiles a transformers model in 5 to 20 s).
+SHARE = 75
+
+
+def architecture_budget(max_examples: int) -> int:
+    return max(1, max_examples // SHARE)
+
+
+@pytest.fixture(scope="session")
+def known_row(run_config):
+    rows = known_rows(run_config.corpus)
+    return lambda verdict: match(verdict, rows)
+
+
+@pytest.mark.conformance(search="architectures")
+def test_architectures_round_trip(backend, backend_spec, shard, run_case, recorder, known_row, run_config, request):
+    """A drawn real architecture returns what eager PyTorch returns: the ModelOutput
+    subclass and its fields in order (None fields left out, as transformers does), the
+    tuples of a recurrent state, dtypes, shapes, and values at the architecture's
+    tolerance (its dtype's, widened by eager's own rounding over its depth)."""
+    keep_going = request.config.getoption("--keep-going")
+    check = conformance_property(backend, backend_spec, run_case, recorder, architectures(), keep_going=keep_going,
+                                 known_row=known_row, shard=shard, examples=architecture_budget(settings().max_examples),
+                                 database_name=f"{backend.name}/architectures")
+    seen_before = set(recorder.new)
+    try:
+        check()
+    except ConformanceFailure as failure:  # Hypothesis re-raises the shrunk example's
+        recorder.record_new(failure)
+        entry = save_finding(failure, run_config.corpus)
+        raise AssertionError(f"{failure}\n  corpus entry: {entry} (reproducer: {entry / 'repro.py'})") from None
+    new = {sig: e for sig, e in recorder.new.items() if e["backend"] == backend.name and sig not in seen_before}
+    if new:
+        pytest.fail(f"{len(new)} new findings (not shrunk: --keep-going):\n" + "\n".join(
+            f"  {e['count']}x {sig}\n    replay: {e['replay']}" for sig, e in new.items()))
