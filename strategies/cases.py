@@ -308,8 +308,7 @@ class _Leaves(NamedTuple):
     structural: tuple[int, ...]
 
 
-# Module level: Hypothesis inspects a composite's source when it is defined, and
-# output_trees() is called for every case drawn.
+# Module level: output_trees() is called for every case drawn.
 @_spanned
 def _tree(draw: Callable, leaves: _Leaves, kinds: tuple[str, ...], max_depth: int, max_leaves: int,
           max_size: int) -> Tree:

@@ -30,10 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["draw_as_the_suite_does", "engine_mutations", "fresh_draws_only", "ignore_local_constants"]
-
-#: The engine's own ``generate_mutations_from``, kept for ``engine_mutations``.
-_ENGINE_MUTATIONS: Any = None
+__all__ = ["draw_as_the_suite_does", "fresh_draws_only", "ignore_local_constants"]
 
 
 def draw_as_the_suite_does() -> None:
@@ -56,18 +53,7 @@ def fresh_draws_only() -> None:
         # A Hypothesis without the hook: say so rather than run with mutations unnoticed.
         raise RuntimeError("hypothesis.internal.conjecture.engine.ConjectureRunner has no generate_mutations_from: "
                            "strategies/draws.py must learn how this Hypothesis mutates cases")
-    global _ENGINE_MUTATIONS
-    if ConjectureRunner.generate_mutations_from is not _no_mutations:
-        _ENGINE_MUTATIONS = ConjectureRunner.generate_mutations_from
     ConjectureRunner.generate_mutations_from = _no_mutations
-
-
-def engine_mutations() -> None:
-    """The engine's mutations back, after ``fresh_draws_only``."""
-    from hypothesis.internal.conjecture.engine import ConjectureRunner
-
-    if _ENGINE_MUTATIONS is not None:
-        ConjectureRunner.generate_mutations_from = _ENGINE_MUTATIONS
 
 
 def _no_mutations(self: Any, data: Any) -> None:
