@@ -1,6 +1,6 @@
 """How much of the op x dtype space a nightly run's draws meet, per backend.
 
-    python benchmarks/bench_coverage.py [--n 2000] [--backend NAME ...] [--seed-random] [--fresh-only] [--write-docs]
+    python benchmarks/bench_coverage.py [--n 2000] [--backend NAME ...] [--seed-random] [--write-docs]
 
 Draws ``--n`` cases (default 2000, a nightly run's budget per backend) the way the run
 draws them: ``strategies.cases(exclude=E)`` inside one ``@given(st.data())`` test,
@@ -8,17 +8,15 @@ generate phase only, no example database; E is what the backend's calibration le
 read from its cache (``.roundtrip/calibration/<NAME>.json``, ``ROUNDTRIP_CACHE`` moves
 it; ``suites.calibration``). Without a cache, or without ``--backend``, E is empty and
 the output says so. Draws are derandomised (the same cases every time) unless
-``--seed-random``; ``--fresh-only`` turns Hypothesis's own mutations of drawn cases
-off (``strategies/draws.py``), a diagnostic: what a run would meet with every case
-drawn afresh.
+``--seed-random``; each is a fresh draw, as in a run (``strategies/draws.py``).
 Only the drawing runs: no frontend is called.
 
 Prints, per backend: the op x dtype pairs the generator admits after calibration
 (``strategies.admitted_pairs``), how many the cases' outputs need at least once
 (``strategies.op_dtype_pairs``, the pairs a run's summary counts), the share, the time
 the draws took, and 20 admitted pairs never met. ``--write-docs`` writes that, stamped,
-into its section of ``docs/benchmarks.md`` (``bench_coverage``, or
-``bench_coverage-fresh-only`` for the diagnostic; ``benchmarks/docs_section.py``).
+into its section of ``docs/benchmarks.md`` (``bench_coverage``;
+``benchmarks/docs_section.py``).
 """
 
 from __future__ import annotations
@@ -38,7 +36,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from benchmarks.docs_section import Measurement, capture  # noqa: E402
 from strategies import admitted_pairs, cases, op_dtype_pairs  # noqa: E402
-from strategies.draws import draw_as_the_suite_does, fresh_draws_only  # noqa: E402
+from strategies.draws import draw_as_the_suite_does  # noqa: E402
 from suites.calibration import cache_key, cache_path, read_cache  # noqa: E402
 from suites.config import Config  # noqa: E402
 from suites.runner import load_backend  # noqa: E402
@@ -95,9 +93,6 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--backend", action="append", default=[], metavar="NAME",
                         help="a backend whose calibration cache to honour (repeatable; default: none)")
     parser.add_argument("--seed-random", action="store_true", help="random draws instead of derandomized ones")
-    parser.add_argument("--fresh-only", action="store_true",
-                        help="a diagnostic, not how a run draws: Hypothesis's span-copy mutations of earlier "
-                             "cases turned off (strategies/draws.py)")
     parser.add_argument("--write-docs", action="store_true",
                         help="also write the results, stamped, into their section of docs/benchmarks.md")
     options = parser.parse_args(argv)
@@ -105,16 +100,11 @@ def main(argv: list[str] | None = None) -> None:
     with capture() as printed:
         _measure(options)
     if options.write_docs:
-        name, title = (("bench_coverage-fresh-only", "Op x dtype coverage with fresh draws only (a diagnostic)")
-                       if options.fresh_only else ("bench_coverage", "Op x dtype coverage of a nightly run's draws"))
-        measurement.write(name, title, printed.getvalue())
+        measurement.write("bench_coverage", "Op x dtype coverage of a nightly run's draws", printed.getvalue())
 
 
 def _measure(options: argparse.Namespace) -> None:
-    if options.fresh_only:
-        fresh_draws_only()
-
-    draws = ", fresh draws only" if options.fresh_only else ", as a run draws"
+    draws = ", as a run draws"
     print(f"versions: Python {platform.python_version()}, torch {torch.__version__}, "
           f"hypothesis {hypothesis.__version__}; {options.n} cases per backend, "
           f"{'random' if options.seed_random else 'derandomized'}{draws}")

@@ -49,7 +49,7 @@ from .spec import (
 )
 
 __all__ = ["ALL_DTYPES", "LARGE_SIDES", "MAX_NUMEL", "SIZE_CLASSES", "STRUCTURAL_FAMILIES", "VALUE_CHOICES",
-           "cases", "chain_depth", "dtypes", "input_specs", "large_shapes", "output_trees", "shapes"]
+           "cases", "chain_depth", "dtypes", "input_specs", "large_shapes", "output_trees", "padded", "shapes"]
 
 #: float32 first: a dtype shrinks towards the front of this list.
 ALL_DTYPES = ("float32", *(d for d in FLOATS if d != "float32"), *INTS, "bool")
@@ -91,12 +91,12 @@ def _choice(purpose: str, low: int, high: int, *, unused: bool = False) -> _Choi
 
 
 class _PadFrom(st.SearchStrategy):
-    """Choices that mean nothing, up to ``VALUE_CHOICES`` since the ``start``-th choice of
-    the case; drawn with ``start=None``, it draws nothing and gives the count so far."""
+    """Choices that mean nothing, up to ``total`` since the ``start``-th choice of the
+    case; drawn with ``start=None``, it draws nothing and gives the count so far."""
 
-    def __init__(self, start: int | None) -> None:
+    def __init__(self, start: int | None, total: int = 16) -> None:
         super().__init__()
-        self._start = start
+        self._start, self._total = start, total
 
     def calc_label(self) -> int:
         return calc_label_from_name("roundtrip: padding")
@@ -106,7 +106,7 @@ class _PadFrom(st.SearchStrategy):
 
     def do_draw(self, data: Any) -> int:
         if self._start is not None:
-            for _ in range(VALUE_CHOICES - (len(data.nodes) - self._start)):
+            for _ in range(self._total - (len(data.nodes) - self._start)):
                 data.draw_integer(0, 2**31 - 1, forced=0)  # see _Choice: unused
         return len(data.nodes)
 
@@ -170,6 +170,19 @@ def _spanned(function: Callable) -> Callable[..., _Span]:
 VALUE_CHOICES = 16
 _COUNT = _PadFrom(None)
 _DIRECT = (_Choice, _PadFrom, _Span)
+
+
+def padded(draw: Callable, total: int, function: Callable[[Callable], Any]) -> Any:
+    """``function(draw)``, its choices padded up to ``total``: a block of fixed length,
+    so that the shrinker's change of what the block draws (another op, another model
+    family) leaves every choice after it in its place (see ``_program``)."""
+    start = draw(_COUNT)
+    out = function(draw)
+    drawn = draw(_COUNT) - start
+    if drawn > total:
+        raise ValueError(f"{function!r} drew {drawn} choices, more than the block's {total}")
+    draw(_PadFrom(start, total))
+    return out
 
 
 def _check_choice(name: str, given: Sequence[str] | None, allowed: Sequence[str]) -> tuple[str, ...]:
@@ -718,7 +731,7 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
             mutated.add(operands[0])
         dtype, shape, pytype = recorded(out)
         values.append(Value(op_name, operands, tuple(sorted(attrs.items())), dtype, shape, pytype))
-        draw(_PadFrom(start))
+        draw(_PadFrom(start, VALUE_CHOICES))
     return tuple(values)
 
 

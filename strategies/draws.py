@@ -1,8 +1,7 @@
-"""The same draws in every process, whatever else it imported; and fresh draws only, a
-diagnostic the suite does not use yet.
+"""The same draws in every process, whatever else it imported, and every case a fresh draw.
 
 Two settings of Hypothesis's engine that no ``settings`` option reaches. The suite, its
-tools and its benchmarks apply the first (``draw_as_the_suite_does``) before they draw:
+tools and its benchmarks apply both (``draw_as_the_suite_does``) before they draw:
 
 * Hypothesis mixes into its draws (one in twenty) integer, float and string constants it
   harvests from every module of the project the process has imported
@@ -14,16 +13,11 @@ tools and its benchmarks apply the first (``draw_as_the_suite_does``) before the
   one span's choices over another span of the same label
   (``ConjectureRunner.generate_mutations_from``): in a 2000-case run only about 300
   cases were drawn afresh, and the rest repeated their parent's swarm, aim and ops, so
-  a nightly run met 69% of the op x dtype pairs the generator admits where 2000 fresh
-  cases meet 95% (``benchmarks/bench_coverage.py``, ``--fresh-only`` for the
-  latter). The generator draws its own repetition where it matters (an op reads the
-  value before it; output leaves repeat values), so the copies buy little. With
-  ``fresh_draws_only`` every generated case is a fresh draw. The suite does not turn it
-  on yet: with fresh draws, a ci survey met 21 new verdicts (all now rows of
-  suites/known.py), and six self-tests that find and shrink planted distortions ended
-  on other cases (a GRU where an LSTM was expected, a None leaf kept beside two refs)
-  or met generator edge cases (an SDPA of two dtypes under a float64 planted compiler,
-  an empty sampled_from for half-only chains). Those need fixing first.
+  a nightly run met 63-69% of the op x dtype pairs the generator admits where 2000
+  fresh cases meet 95% (``benchmarks/bench_coverage.py``). The generator draws its own
+  repetition where it matters (an op reads the value before it; output leaves repeat
+  values), so the copies bought little. Off (``fresh_draws_only``): every generated
+  case is a fresh draw. Shrinking is the engine's own, unchanged.
 """
 
 from __future__ import annotations
@@ -36,6 +30,7 @@ __all__ = ["draw_as_the_suite_does", "fresh_draws_only", "ignore_local_constants
 def draw_as_the_suite_does() -> None:
     """The settings the suite draws with, for the rest of the process."""
     ignore_local_constants()
+    fresh_draws_only()
 
 
 def ignore_local_constants() -> None:

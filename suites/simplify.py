@@ -1,9 +1,12 @@
 """After Hypothesis has shrunk a case: the smallest numbers that still break.
 
 Hypothesis shrinks the program, the shapes and the seed, but an input's values are
-whatever the seed drew (``tensor([-2.7183, 0.4012])``). This pass works on the values
-themselves, as long as the verdict's signature stays the same:
+whatever the seed drew (``tensor([-2.7183, 0.4012])``), and its shrink of the output
+tree can stop with items left in that no step of its passes removes alone (``(v1, v1,
+None)`` where ``(None,)`` shows the bug). This pass works on the case itself, as long
+as the verdict's signature stays the same:
 
+0. it drops output items, one at a time, and the values only they needed;
 1. it drops the inputs that no needed value reads (the shrinker cannot: they are in
    ``forward``'s signature);
 2. it writes every input of at most ``LITERAL_MAX`` elements as its literal values
@@ -23,7 +26,8 @@ from typing import Any
 
 import torch
 
-from strategies import Case, materialize
+from strategies import Case, Container, Ref, materialize
+from strategies.spec import Tree
 from strategies.ops import domain_type
 from strategies.render import input_tensors
 
@@ -60,8 +64,27 @@ def _with_values(case: Case, index: int, values: tuple[Any, ...] | None) -> Case
     return replace(case, inputs=tuple(inputs))
 
 
+def _item_paths(node: Tree, prefix: tuple[int, ...] = ()) -> list[tuple[int, ...]]:
+    """The path of every item of every container in the tree, outermost first."""
+    if isinstance(node, Ref):
+        return []
+    paths = [(*prefix, i) for i in range(len(node.items))]
+    return paths + [p for i, child in enumerate(node.items) for p in _item_paths(child, (*prefix, i))]
+
+
+def _without_item(node: Tree, path: tuple[int, ...]) -> Tree:
+    """The tree with the item at ``path`` (and its key) left out."""
+    assert isinstance(node, Container)
+    first, rest = path[0], path[1:]
+    if rest:
+        items = (*node.items[:first], _without_item(node.items[first], rest), *node.items[first + 1:])
+        return replace(node, items=items)
+    keys = node.keys[:first] + node.keys[first + 1:] if node.keys else ()
+    return replace(node, items=node.items[:first] + node.items[first + 1:], keys=keys)
+
+
 def simplify(case: Case, options: dict[str, Any], run_case: Callable[[Case, dict[str, Any]], Verdict],
-             signature: str, *, budget: int = 60) -> Case:
+             signature: str, *, budget: int = 100) -> Case:
     """The simplest variant of ``case`` whose verdict still has ``signature``."""
     runs = 0
 
@@ -71,6 +94,16 @@ def simplify(case: Case, options: dict[str, Any], run_case: Callable[[Case, dict
             return False
         runs += 1
         return run_case(candidate, options).signature() == signature
+
+    # 0. Output items the signature does not need, each tried once (a deletion keeps the
+    # place: the next item moved into it).
+    k = 0
+    while k < len(paths := _item_paths(case.output)):
+        candidate = replace(case, output=_without_item(case.output, paths[k])).pruned()
+        if same(candidate):
+            case = candidate
+        else:
+            k += 1
 
     # 1. Inputs no needed value reads (an input in a tree is part of its structure: kept).
     read = {o for i in case.used() for o in case.values[i].operands}

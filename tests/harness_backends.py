@@ -286,7 +286,9 @@ class _Widen(TorchDispatchMode):
         out = func(*wide_args, **wide_kwargs)
         mutated = [i for i, a in enumerate(func._schema.arguments) if a.alias_info is not None and a.alias_info.is_write]
         if not mutated:
-            return out
+            # A float made from operands that are not (int / int) is wide too: every
+            # float the compiler holds is (attention checks its operands' dtypes agree).
+            return pytree.tree_map(self._wide, out)
         for i in mutated:  # write the wide result back into the caller's (narrow) tensor
             target, wide = (args[i], wide_args[i]) if i < len(args) else (kwargs.get(func._schema.arguments[i].name),
                                                                           wide_kwargs.get(func._schema.arguments[i].name))

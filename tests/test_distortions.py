@@ -18,6 +18,7 @@ from strategies.ops import TupleType
 from strategies.render import program_types
 from suites.conformance import ConformanceFailure, Recorder, conformance_property
 from suites.runner import execute
+from suites.simplify import simplified
 from tests.harness_backends import DISTORTIONS, STATE_DISTORTIONS, distorting_backend
 
 # A fixed seed rather than derandomize=True: as reproducible, and derandomized runs were
@@ -33,8 +34,12 @@ BUDGET = {"nan_to_zero": 3000, "lose_input_mutations": 1500}
 
 
 def find_failure(backend, *, spec: str = "harness", budget: int = 600) -> tuple[ConformanceFailure, float]:
+    """The failure a run reports: shrunk by Hypothesis, then simplified (suites.simplify)."""
+    def run_case(case, options):
+        return execute(backend, case, options)
+
     check = seed(20261130)(settings(SEARCH, max_examples=budget)(
-        conformance_property(backend, spec, lambda case, options: execute(backend, case, options), Recorder())))
+        conformance_property(backend, spec, run_case, Recorder())))
     start = time.perf_counter()
     # Hypothesis stops shrinking after MAX_SHRINKING_SECONDS of wall time: on a loaded
     # machine that cut a shrink short (x1.add_(exp(x0 + x0)) left for x1.add_(x0)), so
@@ -42,7 +47,7 @@ def find_failure(backend, *, spec: str = "harness", budget: int = 600) -> tuple[
     with pytest.raises(ConformanceFailure) as info, \
             mock.patch.object(engine, "MAX_SHRINKING_SECONDS", 3600):
         check()
-    return info.value, time.perf_counter() - start
+    return simplified(info.value, run_case), time.perf_counter() - start
 
 
 def leaf_values(case: Case):
@@ -86,15 +91,7 @@ MINIMAL = {
 }
 
 
-#: A shrink that stops short of the minimal form (with no local constants the draws, and
-#: so this, are the same in every process): leaf items in front of the container the
-#: distortion needs stay, as deleting one must lower the item count drawn before it in
-#: the same step (see ``_without_known_leftovers`` in test_strategies.py).
-SHRINK_LIMIT = pytest.mark.xfail(reason="(x0, x0, ()): leaf items left in front of the empty tuple", strict=False)
-
-
-@pytest.mark.parametrize("name", [pytest.param(n, marks=SHRINK_LIMIT) if n == "flatten_one_level" else n
-                                  for n in sorted(DISTORTIONS)])
+@pytest.mark.parametrize("name", sorted(DISTORTIONS))
 def test_distortion_is_caught_and_shrunk(name):
     backend = distorting_backend(name)
     failure, seconds = find_failure(backend, budget=BUDGET.get(name, 600))

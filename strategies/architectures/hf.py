@@ -35,13 +35,19 @@ _REGISTER = ("from transformers.integrations.executorch import register_dynamic_
              "register_dynamic_cache_export_support()  # DynamicCache as a pytree node (transformers 4.57)")
 
 
-def _outputs(d: st.DrawFn, *, cache: bool) -> dict[str, Any]:
-    flags = {"return_dict": d(st.booleans()), "output_hidden_states": d(st.booleans()),
-             "output_attentions": d(st.booleans())}
-    if cache:
-        flags["use_cache"] = d(st.booleans())
-        flags["past"] = d(st.integers(0, 2)) if flags["use_cache"] else 0  # positions already in the cache
-    return flags
+def _outputs(d: st.DrawFn) -> tuple[dict[str, Any], bool]:
+    """The flags that shape the output, drawn first and in the same places in every
+    family: the shrinker's move to a simpler family (a ViT to a BERT) keeps the output
+    tree, where flags drawn after configs of other lengths read other choices. The
+    last, a head (BERT's and ViT's pooler, GPT-2's LM head), is drawn where a family
+    has none too, to keep the places."""
+    return {"return_dict": d(st.booleans()), "output_hidden_states": d(st.booleans()),
+            "output_attentions": d(st.booleans())}, d(st.booleans())
+
+
+def _cache(d: st.DrawFn) -> dict[str, Any]:
+    use_cache = d(st.booleans())
+    return {"use_cache": use_cache, "past": d(st.integers(0, 2)) if use_cache else 0}  # positions already cached
 
 
 def _sizes(d: st.DrawFn) -> dict[str, Any]:
@@ -49,53 +55,53 @@ def _sizes(d: st.DrawFn) -> dict[str, Any]:
 
 
 def _bert_draw(d: st.DrawFn) -> Drawn:
-    hidden = d(_HIDDEN)
+    (outputs, head), hidden = _outputs(d), d(_HIDDEN)
     config = {"vocab_size": VOCAB, "hidden_size": hidden, "num_hidden_layers": d(st.integers(1, 2)),
               "num_attention_heads": d(_HEADS), "intermediate_size": hidden * d(st.sampled_from([2, 4])),
               "max_position_embeddings": POSITIONS, "hidden_act": d(st.sampled_from(["gelu", "relu"]))}
-    flags = {**_sizes(d), "pooler": d(st.booleans()), **_outputs(d, cache=False), "attention_mask": d(st.booleans()),
+    flags = {**_sizes(d), "pooler": head, **outputs, "attention_mask": d(st.booleans()),
              "token_type_ids": d(st.booleans()), "position_ids": d(st.booleans())}
     return config, flags
 
 
 def _gpt2_draw(d: st.DrawFn) -> Drawn:
-    hidden = d(_HIDDEN)
+    (outputs, head), hidden = _outputs(d), d(_HIDDEN)
     config = {"vocab_size": VOCAB, "n_embd": hidden, "n_layer": d(st.integers(1, 2)), "n_head": d(_HEADS),
               "n_inner": hidden * d(st.sampled_from([2, 4])), "n_positions": POSITIONS,
               "activation_function": d(st.sampled_from(["gelu_new", "relu"]))}
-    flags = {**_sizes(d), "lm_head": d(st.booleans()), **_outputs(d, cache=True), "attention_mask": d(st.booleans()),
+    flags = {**_sizes(d), "lm_head": head, **outputs, **_cache(d), "attention_mask": d(st.booleans()),
              "token_type_ids": d(st.booleans()), "position_ids": d(st.booleans())}
     return config, flags
 
 
 def _llama_draw(d: st.DrawFn) -> Drawn:
-    hidden, heads = d(_HIDDEN), d(_HEADS)
+    (outputs, _), hidden, heads = _outputs(d), d(_HIDDEN), d(_HEADS)
     # Grouped-query attention: fewer key/value heads than query heads, a divisor of them.
     kv_heads = d(st.sampled_from([k for k in (1, 2, 4) if heads % k == 0]))
     config = {"vocab_size": VOCAB, "hidden_size": hidden, "intermediate_size": hidden * d(st.sampled_from([2, 4])),
               "num_hidden_layers": d(st.integers(1, 2)), "num_attention_heads": heads, "num_key_value_heads": kv_heads,
               "max_position_embeddings": POSITIONS, "rope_theta": d(st.sampled_from([10000.0, 500000.0]))}
-    flags = {**_sizes(d), **_outputs(d, cache=True), "attention_mask": d(st.booleans()), "position_ids": d(st.booleans())}
+    flags = {**_sizes(d), **outputs, **_cache(d), "attention_mask": d(st.booleans()), "position_ids": d(st.booleans())}
     return config, flags
 
 
 def _t5_draw(d: st.DrawFn) -> Drawn:
-    hidden, heads = d(_HIDDEN), d(_HEADS)
+    (outputs, _), hidden, heads = _outputs(d), d(_HIDDEN), d(_HEADS)
     config = {"vocab_size": VOCAB, "d_model": hidden, "d_kv": hidden // heads, "d_ff": hidden * d(st.sampled_from([2, 4])),
               "num_layers": d(st.integers(1, 2)), "num_decoder_layers": d(st.integers(1, 2)), "num_heads": heads,
               "relative_attention_num_buckets": 8, "relative_attention_max_distance": POSITIONS,
               "feed_forward_proj": d(st.sampled_from(["relu", "gated-gelu"])), "decoder_start_token_id": 0}
-    flags = {**_sizes(d), "decoder_length": d(st.integers(1, 3)), **_outputs(d, cache=False),
+    flags = {**_sizes(d), "decoder_length": d(st.integers(1, 3)), **outputs,
              "attention_mask": d(st.booleans())}
     return config, flags
 
 
 def _vit_draw(d: st.DrawFn) -> Drawn:
-    hidden = d(_HIDDEN)
+    (outputs, head), hidden = _outputs(d), d(_HIDDEN)
     config = {"image_size": 8, "patch_size": d(st.sampled_from([4, 2])), "num_channels": 3, "hidden_size": hidden,
               "num_hidden_layers": d(st.integers(1, 2)), "num_attention_heads": d(_HEADS),
               "intermediate_size": hidden * d(st.sampled_from([2, 4]))}
-    flags = {"batch": d(st.integers(1, 2)), "pooler": d(st.booleans()), **_outputs(d, cache=False)}
+    flags = {"batch": d(st.integers(1, 2)), "pooler": head, **outputs}
     return config, flags
 
 
