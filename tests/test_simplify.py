@@ -3,7 +3,7 @@ that is reported (its replay command) is the one the corpus entry then holds."""
 
 from __future__ import annotations
 
-from strategies import Case, Input, Ref, Value
+from strategies import Case, Container, Input, Ref, Value
 from suites.conformance import ConformanceFailure, replay_command
 from suites.runner import execute, load_backend
 from suites.simplify import simplified
@@ -27,3 +27,25 @@ def test_the_simplified_failure_reports_the_case_it_holds():
     assert failure.verdict.signature() == shrunk.verdict.signature()
     assert f"replay: {replay_command(SPEC, failure.case, {})}" in str(failure), str(failure)
     assert replay_command(SPEC, shrunk.case, {}) not in str(failure)
+
+
+def test_output_items_the_signature_does_not_need_are_dropped():
+    """Where the shrink stopped with items beside the one that breaks ((v1, v1, None) for
+    a lost None), each is dropped with the values only it needed: (None,)."""
+    from tests.harness_backends import distorting_backend
+
+    backend = distorting_backend("lose_none")
+    x = Input("x0", "float32", ())
+    case = Case(inputs=(x,), values=(Value("none", (), (), None, None, "NoneType"),
+                                     Value("add", ("x0", "x0"), (), "float32", ())),
+                output=Container("tuple", (Ref(1), Ref(1), Ref(0))), seed=0)
+
+    def run_case(c, options):
+        return execute(backend, c, options)
+
+    shrunk = ConformanceFailure(backend, "harness", case, {}, run_case(case, {}))
+    assert shrunk.verdict.outcome == "mismatch"
+    failure = simplified(shrunk, run_case)
+    assert failure.case.output == Container("tuple", (Ref(0),)), failure.case
+    assert [v.op for v in failure.case.values] == ["none"]
+    assert failure.verdict.signature() == shrunk.verdict.signature()
