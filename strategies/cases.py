@@ -32,6 +32,7 @@ from .ops import (
     recorded,
     value_type,
 )
+from .ops.base import sampled
 from .spec import (
     CONTAINER_KINDS,
     INPUT_TREE_KINDS,
@@ -363,7 +364,7 @@ def _node(draw: Callable, leaves: _Leaves, kinds: tuple[str, ...], max_depth: in
     if depth_left == 0 or budget[0] <= 0 or draw(_choice("output node or leaf", 0, 7)) <= 2 * level:
         budget[0] -= 1
         return _leaf(draw, leaves, sibling)
-    kind = draw(st.sampled_from(kinds))
+    kind = draw(sampled(kinds))
     # Items one at a time behind a "one more" draw, as st.lists does: the shrinker
     # deletes any item with its draw (a count drawn first had to shrink together with
     # the deletion, and left items in). Empty containers are kept (a known bug class)
@@ -382,11 +383,15 @@ def _node(draw: Callable, leaves: _Leaves, kinds: tuple[str, ...], max_depth: in
     return Container(kind, tuple(items), keys)
 
 
+#: Made once: a strategy made anew for each draw pays Hypothesis's checks of a new one.
+_KEY_ORDERS = st.permutations(_KEYS)
+
+
 def _keys(draw: Callable, n: int) -> tuple[str, ...]:
     """``n`` distinct keys. A permutation is a fixed number of choices, where a list
     draws a "one more" choice per key, of one label with the input list's: the engine's
     mutations copied one over the other (see ``_Choice``)."""
-    return tuple(draw(st.permutations(_KEYS))[:n])
+    return tuple(draw(_KEY_ORDERS)[:n])
 
 
 # The "one more" draw and the item it lets in are one span, which the shrinker deletes whole.
@@ -529,6 +534,7 @@ class _Feeds:
         self._by_family = _by_family(ops)
         self._answers: dict[str, bool] = {}
         self._pools: dict[tuple[bool, ...], tuple[str, ...]] = {}  # the names ops of one kind may read
+        self._one_operand: dict[tuple, tuple[Type, ...]] = {}  # their types, as a one-operand op reads them
 
     def __contains__(self, name: object) -> bool:
         if name not in self._ops:
@@ -547,10 +553,15 @@ class _Feeds:
             self._pools[kind] = _one_per_type(_operand_names(op, types, self._mutated), types, focus)
         pool, banned = self._pools[kind], self._banned.get(op.name, frozenset())
         if op.arity == 1 and not op.mutates:
-            # Most ops: one operand, one question per type (what _operand_choices asks, faster).
-            names = (focus,) if focus in pool else () if focus else pool
-            return any(_accepted(op.name, (types[n],)) for n in names
-                       if not banned or getattr(types[n], "dtype", None) not in banned)
+            # Most ops: one operand, one question per type (what _operand_choices asks,
+            # faster), the types found once per kind and banned dtypes.
+            found = self._one_operand.get((kind, banned))
+            if found is None:
+                names = (focus,) if focus in pool else () if focus else pool
+                found = self._one_operand[kind, banned] = tuple(
+                    types[n] for n in names if not banned or getattr(types[n], "dtype", None) not in banned)
+            name = op.name
+            return any(_accepted(name, (t,)) for t in found)
         return bool(_operand_choices(op, types, self._read, self._mutated, first_only=True, banned=banned,
                                      focus=focus, names=None if op.mutates else pool))
 

@@ -131,7 +131,31 @@ def _infer(op_name: str, attr_items: tuple, types: tuple[Type, ...]) -> Type:
         out = _infer_ones(op_name, attr_items, tuple(TensorType(t.dtype, (1,) * t.rank) for t in stripped), guard)
         if isinstance(out, TensorType):
             return replace(out, shape=_broadcast(t.shape for t in stripped))
-    return _infer_meta(op_name, attr_items, stripped, guard)
+    return _infer_zeros(op_name, attr_items, stripped, guard)
+
+
+#: Operands up to this many elements run on the CPU to learn a result's type.
+_CPU_NUMEL = 4096
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _infer_zeros(op_name: str, attr_items: tuple, types: tuple[Type, ...], expr: str) -> Type:
+    """The type of ``expr`` on CPU tensors of zeros; the meta run's where the CPU raises
+    (an integer division by zero) or an operand is large. A meta run costs about 1 ms
+    (Python meta functions and decompositions: a cumsum, an attention), a CPU run on a
+    few elements tens of microseconds, and fresh draws meet new shapes all the time.
+    Eager on the CPU is what the oracle runs; no op of the vocabulary has a shape that
+    depends on values, and zeros are valid indices. tests/test_ops.py checks every op
+    against eager."""
+    if all(isinstance(t, TensorType) and t.numel <= _CPU_NUMEL for t in types):
+        try:
+            if OPS[op_name].state is None:
+                return _run(op_name, attr_items, types, expr, "cpu")
+            with torch.random.fork_rng(devices=[]):  # a module's init draws its weights
+                return _run(op_name, attr_items, types, expr, "cpu")
+        except Exception:  # noqa: BLE001, S110 - the meta run answers
+            pass
+    return _infer_meta(op_name, attr_items, types, expr)
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -171,15 +195,19 @@ def _broadcast(shapes: Any) -> tuple[int, ...]:
 
 @functools.lru_cache(maxsize=1 << 16)
 def _infer_meta(op_name: str, attr_items: tuple, types: tuple[Type, ...], expr: str) -> Type:
+    return _run(op_name, attr_items, types, expr, "meta")
+
+
+def _run(op_name: str, attr_items: tuple, types: tuple[Type, ...], expr: str, device: str) -> Type:
+    """The type of ``expr`` on zeros of ``types`` on ``device``."""
     attrs = dict(attr_items)
     scope: dict[str, Any] = {"torch": torch}
     for i, t in enumerate(types):
-        scope[f"x{i}"] = torch.empty(t.shape, dtype=getattr(torch, t.dtype), device="meta")
+        scope[f"x{i}"] = torch.zeros(t.shape, dtype=getattr(torch, t.dtype), device=device)
     state = state_source(op_name, attrs, types)
-    if state is not None:
-        with torch.device("meta"):
+    with torch.device(device):  # tensors made in the state and the expression (indices, constants) too
+        if state is not None:
             scope["state"] = eval(state, {"torch": torch})  # noqa: S307 - our own rendered source
-    with torch.device("meta"):  # tensors created in the expression (indices, constants) too
         if OPS[op_name].mutates:  # a statement: the value is what it mutated
             exec(expr, scope)  # noqa: S102 - our own rendered source
             return _type_of(scope["state" if OPS[op_name].mutates == "state" else "x0"])

@@ -72,6 +72,18 @@ INT_RANGE = {
 EXACT_INT = {"float16": 2**11, "bfloat16": 2**8, "float32": 2**24, "float64": 2**53, "complex64": 2**24}
 
 
+@functools.lru_cache(maxsize=1 << 12)
+def _sampled(values: tuple) -> st.SearchStrategy:
+    return st.sampled_from(values)
+
+
+def sampled(values: Any) -> st.SearchStrategy:
+    """``st.sampled_from(values)``, the same draws, made once per distinct values: an op's
+    attributes are drawn for most values of a program, and a strategy made anew each
+    time pays Hypothesis's checks of a new one."""
+    return _sampled(tuple(values))
+
+
 @dataclass(frozen=True)
 class TensorType:
     dtype: str
@@ -81,6 +93,19 @@ class TensorType:
     err: float = 0.0
     #: Elements may be +-inf or NaN (besides the range): only ``Op.nonfinite_ok`` ops take it.
     nonfinite: bool = False
+
+    # A type is a key of the generator's caches (acceptance, inference), asked about
+    # thousands of times a case: its hash is computed once. Not pickled: a string's hash
+    # differs between processes.
+    def __hash__(self) -> int:
+        try:
+            return self.__dict__["_hash"]
+        except KeyError:
+            h = self.__dict__["_hash"] = hash((self.dtype, self.shape, self.lo, self.hi, self.err, self.nonfinite))
+            return h
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
 
     @property
     def rank(self) -> int:
@@ -409,7 +434,7 @@ def guard_fits(t: TensorType, shift: int) -> bool:
 
 def draw_dim(dim_choices: Callable[[TensorType], list[int]], *, keepdim: bool = True) -> DrawAttrs:
     def draw_attrs(draw: Callable, types: tuple[TensorType, ...]) -> dict:
-        attrs = {"dim": draw(st.sampled_from(dim_choices(types[0])))}
+        attrs = {"dim": draw(sampled(dim_choices(types[0])))}
         if keepdim:
             attrs["keepdim"] = draw(st.booleans())
         return attrs
@@ -422,7 +447,7 @@ def draw_dim_or_all(dim_choices: Callable[[TensorType], list[int]]) -> DrawAttrs
         options = dim_choices(types[0])
         if not options or draw(st.booleans()):
             return {}
-        return {"dim": draw(st.sampled_from(options)), "keepdim": draw(st.booleans())}
+        return {"dim": draw(sampled(options)), "keepdim": draw(st.booleans())}
 
     return draw_attrs
 

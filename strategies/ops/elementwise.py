@@ -44,6 +44,7 @@ from .base import (
     result_dtype,
     result_range,
     rounding,
+    sampled,
     tensor_key,
     wrapped,
 )
@@ -184,7 +185,7 @@ def _derive_fmod(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
 
 def _draw_div_mode(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     modes = [None] if not _exact(*types) else [None, "trunc", "floor"]
-    return {"mode": draw(st.sampled_from(modes))}
+    return {"mode": draw(sampled(modes))}
 
 
 def _render_div(o: tuple[str, ...], a: dict, s: str) -> str:
@@ -284,10 +285,10 @@ def _scalar_ok(name: str, t: TensorType, value: float | bool, left: bool) -> boo
 
 def _draw_scalar(name: str) -> Callable:
     def draw_attrs(draw: Callable, types: tuple[TensorType, ...]) -> dict:
-        value, left = draw(st.sampled_from(_scalar_choices(name, types[0])))
+        value, left = draw(sampled(_scalar_choices(name, types[0])))
         attrs = {"value": value, "left": left}
         if name == "compare":
-            attrs["cmp"] = draw(st.sampled_from(tuple(_COMPARE.values())))
+            attrs["cmp"] = draw(sampled(tuple(_COMPARE.values())))
         return attrs
 
     return draw_attrs
@@ -408,8 +409,8 @@ def _div_mode_range(t: TensorType, value: float, mode: str, out: str) -> tuple[f
 
 
 def _draw_div_mode_scalar(draw: Callable, types: tuple[TensorType, ...]) -> dict:
-    return {"value": draw(st.sampled_from(_div_mode_divisors(types[0]))),
-            "mode": draw(st.sampled_from(("trunc", "floor")))}
+    return {"value": draw(sampled(_div_mode_divisors(types[0]))),
+            "mode": draw(sampled(("trunc", "floor")))}
 
 
 def _derive_div_mode_scalar(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
@@ -454,7 +455,7 @@ def _cast_range(t: TensorType, target: str) -> tuple[float, float]:
 
 
 def _draw_cast(draw: Callable, types: tuple[TensorType, ...]) -> dict:
-    return {"dtype": draw(st.sampled_from(_cast_targets(types[0])))}
+    return {"dtype": draw(sampled(_cast_targets(types[0])))}
 
 
 def _render_cast(ops: tuple[str, ...], attrs: dict, self_: str) -> str:
@@ -586,7 +587,7 @@ def _where_scalar_ok(c: TensorType, a: TensorType) -> bool:
 
 
 def _draw_branch(draw: Callable, types: tuple[TensorType, ...]) -> dict:
-    return {"value": draw(st.sampled_from(_branch_scalars(types[1]))), "left": draw(st.booleans())}
+    return {"value": draw(sampled(_branch_scalars(types[1]))), "left": draw(st.booleans())}
 
 
 def _derive_with_scalar(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
@@ -607,7 +608,7 @@ def _draw_fill(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     x = types[0]
     choices = _SCALARS["bool"] if x.is_bool else _SCALARS["int"] + _SCALARS["float"] if x.is_float else \
         tuple(v for v in _SCALARS["int"] if fits(x.dtype, v, v))
-    return {"value": draw(st.sampled_from(choices))}
+    return {"value": draw(sampled(choices))}
 
 
 def _derive_fill(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
@@ -621,8 +622,8 @@ def _draw_clamp(draw: Callable, types: tuple[TensorType, ...]) -> dict:
         pool: tuple[float, ...] = _SCALARS["int"] + _SCALARS["float"]
     else:
         pool = _SCALARS["float"] if t.is_float else tuple(v for v in _SCALARS["int"] if fits(t.dtype, v, v))
-    low = draw(st.sampled_from((None, *pool)))
-    high = draw(st.sampled_from((None, *(v for v in pool if low is None or v >= low))))
+    low = draw(sampled((None, *pool)))
+    high = draw(sampled((None, *(v for v in pool if low is None or v >= low))))
     if low is None and high is None:
         low = pool[0]
     return {"min": low, "max": high}
@@ -669,7 +670,7 @@ _LITERAL_INDICES = 64
 def _draw_index(kind: str) -> Callable:
     def draw_attrs(draw: Callable, types: tuple[TensorType, ...]) -> dict:
         t = types[0]
-        dim = draw(st.sampled_from([d for d, s in enumerate(t.shape) if s > 0]))
+        dim = draw(sampled([d for d, s in enumerate(t.shape) if s > 0]))
         size = t.shape[dim]
         if kind == "index_select":
             count = draw(st.integers(1, 3))

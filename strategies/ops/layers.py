@@ -30,6 +30,7 @@ from .base import (
     real,
     result_range,
     rounding,
+    sampled,
     wrapped,
 )
 
@@ -55,7 +56,7 @@ def _fits_all(t: TensorType, bound: float) -> list[str]:
 
 def _draw_dtype(bound: Callable[[TensorType], float]) -> Callable:
     def draw_attrs(draw: Callable, types: tuple[TensorType, ...]) -> dict:
-        return {"dtype": draw(st.sampled_from(_fits_all(types[0], bound(types[0]))))}
+        return {"dtype": draw(sampled(_fits_all(types[0], bound(types[0]))))}
 
     return draw_attrs
 
@@ -108,7 +109,7 @@ def _derive_affine(terms: Callable[[TensorType, dict], int]) -> Callable:
 
 def _draw_linear(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
-    dtype = draw(st.sampled_from(_fits_all(t, _affine_bound(t.shape[-1], t.mag))))
+    dtype = draw(sampled(_fits_all(t, _affine_bound(t.shape[-1], t.mag))))
     return {"dtype": dtype, "out": draw(st.integers(1, 3)), "bias": draw(st.booleans())}
 
 
@@ -124,7 +125,7 @@ def _draw_conv(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
     spatial = min(t.shape[2:])
     # The largest kernel bounds every draw: the dtype is drawn for it.
-    dtype = draw(st.sampled_from(_fits_all(t, _affine_bound(_conv_terms(t, spatial), t.mag))))
+    dtype = draw(sampled(_fits_all(t, _affine_bound(_conv_terms(t, spatial), t.mag))))
     return {"dtype": dtype, "out": draw(st.integers(1, 2)), "kernel": draw(st.integers(1, spatial))}
 
 
@@ -133,8 +134,8 @@ def _draw_conv_strided(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     channels = t.shape[1]
     padding = draw(st.integers(0, 1))
     spatial = min(t.shape[2:]) + 2 * padding
-    dtype = draw(st.sampled_from(_fits_all(t, _affine_bound(_conv_terms(t, spatial), t.mag))))
-    groups = draw(st.sampled_from([g for g in range(1, channels + 1) if channels % g == 0]))
+    dtype = draw(sampled(_fits_all(t, _affine_bound(_conv_terms(t, spatial), t.mag))))
+    groups = draw(sampled([g for g in range(1, channels + 1) if channels % g == 0]))
     return {"dtype": dtype, "out": groups * draw(st.integers(1, 2)), "kernel": draw(st.integers(1, spatial)),
             "stride": draw(st.integers(1, 2)), "padding": padding, "groups": groups}
 
@@ -146,7 +147,7 @@ def _conv_strided_terms(t: TensorType, a: dict) -> int:
 
 def _draw_conv_transpose(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
-    dtype = draw(st.sampled_from(_fits_all(t, _affine_bound(_conv_terms(t, 3), t.mag))))
+    dtype = draw(sampled(_fits_all(t, _affine_bound(_conv_terms(t, 3), t.mag))))
     return {"dtype": dtype, "out": draw(st.integers(1, 2)), "kernel": draw(st.integers(1, 3)),
             "stride": draw(st.integers(1, 2))}
 
@@ -208,8 +209,8 @@ def _group_norm_ok(t: TensorType) -> bool:
 
 def _draw_group_norm(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
-    groups = draw(st.sampled_from(_fitting_group_counts(t)))
-    return {"dtype": draw(st.sampled_from(_fits_all(t, _norm_bound(t, _group_size(t, groups))))), "groups": groups}
+    groups = draw(sampled(_fitting_group_counts(t)))
+    return {"dtype": draw(sampled(_fits_all(t, _norm_bound(t, _group_size(t, groups))))), "groups": groups}
 
 
 def _derive_group_norm(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
@@ -240,7 +241,7 @@ def _derive_batch_norm(types: tuple[TensorType, ...], attrs: dict, out: Type) ->
 
 
 def _draw_embedding(draw: Callable, types: tuple[TensorType, ...]) -> dict:
-    return {"dtype": draw(st.sampled_from(_LOW_PRECISION)), "num": draw(st.integers(1, 4)),
+    return {"dtype": draw(sampled(_LOW_PRECISION)), "num": draw(st.integers(1, 4)),
             "dim": draw(st.integers(1, 3))}
 
 
@@ -294,7 +295,7 @@ def _interpolate_ok(t: TensorType) -> bool:
 
 def _draw_interpolate(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     modes = ["nearest", "bilinear"] if types[0].rank == 4 else ["nearest"]
-    return {"mode": draw(st.sampled_from(modes))}
+    return {"mode": draw(sampled(modes))}
 
 
 def _derive_interpolate(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
@@ -363,9 +364,9 @@ def _mha_dtypes(t: TensorType, heads: int) -> list[str]:
 def _draw_mha(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
     e = t.shape[-1]
-    heads = draw(st.sampled_from([h for h in range(1, e + 1) if e % h == 0]))
+    heads = draw(sampled([h for h in range(1, e + 1) if e % h == 0]))
     # One head has the largest logits: its dtypes fit every head count.
-    return {"dtype": draw(st.sampled_from(_mha_dtypes(t, 1))), "heads": heads}
+    return {"dtype": draw(sampled(_mha_dtypes(t, 1))), "heads": heads}
 
 
 def _derive_mha(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
@@ -433,7 +434,7 @@ def _einsum_bound(t: TensorType) -> float:
 
 def _draw_einsum(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
-    return {"equation": draw(st.sampled_from([eq for eq, ok in _EINSUM[t.rank] if ok(t.shape)]))}
+    return {"equation": draw(sampled([eq for eq, ok in _EINSUM[t.rank] if ok(t.shape)]))}
 
 
 def _derive_einsum(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
@@ -524,7 +525,7 @@ OPS = [
     Op("bmm", "matmul", 1, _bmm_ok, lambda o, a, s: f"torch.bmm({o[0]}, {o[0]}.transpose(1, 2))", _derive_bmm),
     Op("baddbmm", "matmul", 2, _baddbmm_ok,
        lambda o, a, s: f"torch.baddbmm({o[0]}, {o[1]}, {o[1]}.transpose(1, 2), alpha={a['alpha']!r})",
-       _derive_baddbmm, lambda draw, t: {"alpha": draw(st.sampled_from((1, 0.5)))}),
+       _derive_baddbmm, lambda draw, t: {"alpha": draw(sampled((1, 0.5)))}),
     Op("einsum", "matmul", 1, _einsum_ok, lambda o, a, s: f"torch.einsum({a['equation']!r}, {o[0]}, {o[0]})",
        _derive_einsum, _draw_einsum),
 ]

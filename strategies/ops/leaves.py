@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from hypothesis import strategies as st
 
-from .base import Op, TensorType, TupleType, Type, derive_same, domain_type, draw_dim, empty
+from .base import Op, TensorType, TupleType, Type, derive_same, domain_type, draw_dim, empty, sampled
 
 _CONSTANTS = {"int": st.integers(-3, 3), "float": st.sampled_from([0.5, -1.25, 2.0, 0.1, 1 / 3]), "bool": st.booleans()}
 
@@ -21,17 +21,17 @@ _VIEWS = {
 
 def _draw_view(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     kinds = [k for k, (_, ok) in _VIEWS.items() if ok(types[0])]
-    return {"kind": draw(st.sampled_from(kinds))}
+    return {"kind": draw(sampled(kinds))}
 
 
 def _draw_param(draw: Callable, types: tuple[TensorType, ...]) -> dict:
-    return {"dtype": draw(st.sampled_from(("float32", "float16", "bfloat16", "float64"))),
-            "shape": draw(st.sampled_from(((), (1,), (2,), (2, 3))))}
+    return {"dtype": draw(sampled(("float32", "float16", "bfloat16", "float64"))),
+            "shape": draw(sampled(((), (1,), (2,), (2, 3))))}
 
 
 def _draw_buffer(draw: Callable, types: tuple[TensorType, ...]) -> dict:
-    return {"dtype": draw(st.sampled_from(("float32", "int64", "bool", "float16", "int32"))),
-            "shape": draw(st.sampled_from(((), (1,), (2,), (2, 3))))}
+    return {"dtype": draw(sampled(("float32", "int64", "bool", "float16", "int32"))),
+            "shape": draw(sampled(((), (1,), (2,), (2, 3))))}
 
 
 def _derive_state(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:

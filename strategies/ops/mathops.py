@@ -15,8 +15,6 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from hypothesis import strategies as st
-
 from .base import (
     EXACT_INT,
     UNIT,
@@ -28,6 +26,7 @@ from .base import (
     guard_fits,
     real,
     rounding,
+    sampled,
 )
 
 #: Unary float functions of integers and bools compute in the default dtype.
@@ -322,7 +321,7 @@ def _softmax_dims(t: TensorType) -> list[int]:
 
 
 def _draw_softmax(draw: Callable, types: tuple[TensorType, ...]) -> dict:
-    return {"dim": draw(st.sampled_from(_softmax_dims(types[0])))}
+    return {"dim": draw(sampled(_softmax_dims(types[0])))}
 
 
 def _length(t: TensorType, dim: int) -> int:
@@ -383,7 +382,7 @@ OPS = [
     Op("relu", "activation", 1, lambda t: real(t) and not t.is_bool, lambda o, a, s: f"torch.relu({o[0]})",
        _derive_relu),
     Op("gelu", "activation", 1, _float_ok, _render_gelu, _derive_valley(_gelu_key),
-       lambda draw, t: {"approximate": draw(st.sampled_from(("none", "tanh")))}),
+       lambda draw, t: {"approximate": draw(sampled(("none", "tanh")))}),
     *[
         Op(name, "activation", 1, _float_ok, lambda o, a, s, name=name: f"torch.nn.functional.{name}({o[0]})",
            _derive_valley(lambda attrs, name=name: name))
@@ -391,7 +390,7 @@ OPS = [
     ],
     Op("leaky_relu", "activation", 1, _float_ok,
        lambda o, a, s: f"torch.nn.functional.leaky_relu({o[0]}, negative_slope={a['negative_slope']!r})",
-       _derive_leaky, lambda draw, t: {"negative_slope": draw(st.sampled_from(_SLOPES))}),
+       _derive_leaky, lambda draw, t: {"negative_slope": draw(sampled(_SLOPES))}),
     Op("elu", "activation", 1, _float_ok, lambda o, a, s: f"torch.nn.functional.elu({o[0]})", _derive_elu),
     Op("softmax", "activation", 1, _float_ok, lambda o, a, s: f"torch.softmax({o[0]}, dim={a['dim']})",
        _derive_softmax, _draw_softmax),

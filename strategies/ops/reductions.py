@@ -29,6 +29,7 @@ from .base import (
     real,
     reduced_count,
     rounding,
+    sampled,
 )
 
 
@@ -173,7 +174,7 @@ _NORMS = {"1": 1, "2": 2, "inf": math.inf}
 def _draw_norm(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     # The inf norm (a max) of an empty tensor has no identity: eager raises.
     orders = tuple(_NORMS) if types[0].numel > 0 else ("1", "2")
-    return {**draw_dim_or_all(dims)(draw, types), "p": draw(st.sampled_from(orders))}
+    return {**draw_dim_or_all(dims)(draw, types), "p": draw(sampled(orders))}
 
 
 def _render_norm(o: tuple[str, ...], a: dict, s: str) -> str:
@@ -217,7 +218,7 @@ def _derive_aminmax(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Ty
 
 def _draw_topk(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
-    dim = draw(st.sampled_from(dims(t, nonempty=True))) if t.rank else None
+    dim = draw(sampled(dims(t, nonempty=True))) if t.rank else None
     size = t.shape[dim] if dim is not None else 1
     return {"dim": dim, "k": draw(st.integers(1, size)), "largest": draw(st.booleans())}
 
@@ -236,7 +237,7 @@ def _derive_topk(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
 
 def _draw_sort(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
-    return {"dim": draw(st.sampled_from(list(range(t.rank)))) if t.rank else -1, "descending": draw(st.booleans())}
+    return {"dim": draw(sampled(list(range(t.rank)))) if t.rank else -1, "descending": draw(st.booleans())}
 
 
 def _render_sort(name: str) -> Callable:
@@ -257,7 +258,7 @@ def _derive_sort(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
 
 
 def _draw_scan(draw: Callable, types: tuple[TensorType, ...]) -> dict:
-    return {"dim": draw(st.sampled_from(list(range(types[0].rank))))}
+    return {"dim": draw(sampled(list(range(types[0].rank))))}
 
 
 def _derive_cummax(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from hypothesis import strategies as st
 
-from .base import FLOATS, Op, TensorType, Type, derive_same, dt, finish, fits, moved_fits, real
+from .base import FLOATS, Op, TensorType, Type, derive_same, dt, finish, fits, moved_fits, real, sampled
 
 _CREATE_DTYPES = ("float32", "int64", "float16", "bfloat16", "float64", "int32", "int8", "uint8", "bool")
 _FILLS = {"float": (0.5, -1.25, 2.0, 0.0), "int": (0, 1, 2, -3), "bool": (True, False)}
@@ -32,7 +32,7 @@ def _draw_reshape(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     n = types[0].numel
     shapes = [(-1,), (1, n), (n, 1), (1, -1, 1)]
     shapes += [(a, n // a) for a in range(2, n) if n % a == 0]
-    return {"shape": draw(st.sampled_from(shapes))}
+    return {"shape": draw(sampled(shapes))}
 
 
 def _draw_permutation(draw: Callable, types: tuple[TensorType, ...]) -> dict:
@@ -41,7 +41,7 @@ def _draw_permutation(draw: Callable, types: tuple[TensorType, ...]) -> dict:
 
 def _draw_expand(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
-    sizes = tuple(draw(st.sampled_from((1, 2, 3))) if s == 1 else s for s in t.shape)
+    sizes = tuple(draw(sampled((1, 2, 3))) if s == 1 else s for s in t.shape)
     lead = tuple(draw(st.lists(st.integers(1, 2), max_size=1)))
     return {"sizes": lead + sizes}
 
@@ -58,7 +58,7 @@ def _draw_dims_subset(draw: Callable, types: tuple[TensorType, ...]) -> dict:
 
 def _draw_roll(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     dim = draw(st.integers(0, types[0].rank - 1))
-    return {"shift": draw(st.sampled_from((1, -1, 2))), "dim": dim}
+    return {"shift": draw(sampled((1, -1, 2))), "dim": dim}
 
 
 def _join_ok(kind: str) -> Callable[[TensorType, TensorType], bool]:
@@ -91,7 +91,7 @@ def _nonempty_dims(t: TensorType) -> list[int]:
 def _draw_split(kind: str) -> Callable:
     def draw_attrs(draw: Callable, types: tuple[TensorType, ...]) -> dict:
         t = types[0]
-        dim = draw(st.sampled_from(_nonempty_dims(t)))
+        dim = draw(sampled(_nonempty_dims(t)))
         size = t.shape[dim]
         if kind == "unbind":
             return {"dim": dim}
@@ -102,12 +102,12 @@ def _draw_split(kind: str) -> Callable:
 
 def _draw_squeeze(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
-    return {"dim": draw(st.sampled_from((None, *range(t.rank))))}
+    return {"dim": draw(sampled((None, *range(t.rank))))}
 
 
 def _draw_narrow(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
-    dim = draw(st.sampled_from(_nonempty_dims(t)))
+    dim = draw(sampled(_nonempty_dims(t)))
     start = draw(st.integers(0, t.shape[dim] - 1))
     return {"dim": dim, "start": start, "length": draw(st.integers(0, t.shape[dim] - start))}
 
@@ -136,7 +136,7 @@ def _derive_with_zero(types: tuple[TensorType, ...], attrs: dict, out: Type) -> 
 def _draw_pad(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
     widths = tuple(draw(st.lists(st.integers(0, 2), min_size=2, max_size=2 * min(t.rank, 2))))
-    return {"pad": widths if len(widths) % 2 == 0 else widths[:-1], "value": draw(st.sampled_from(_fills(t.dtype)))}
+    return {"pad": widths if len(widths) % 2 == 0 else widths[:-1], "value": draw(sampled(_fills(t.dtype)))}
 
 
 def _derive_pad(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
@@ -154,12 +154,12 @@ def _draw_created_shape(draw: Callable) -> tuple[int, ...]:
 
 def _draw_full(kind: str) -> Callable:
     def draw_attrs(draw: Callable, types: tuple[TensorType, ...]) -> dict:
-        dtype = draw(st.sampled_from(_CREATE_DTYPES))
+        dtype = draw(sampled(_CREATE_DTYPES))
         attrs = {"dtype": dtype}
         if kind != "full_like":
             attrs["shape"] = _draw_created_shape(draw)
         if kind in ("full", "full_like"):
-            attrs["value"] = draw(st.sampled_from(_fills(dtype)))
+            attrs["value"] = draw(sampled(_fills(dtype)))
         return attrs
 
     return draw_attrs
@@ -189,15 +189,15 @@ def _derive_constant(types: tuple[TensorType, ...], attrs: dict, out: Type) -> T
 
 
 def _draw_arange(draw: Callable, types: tuple[TensorType, ...]) -> dict:
-    return {"end": draw(st.integers(1, 5)), "dtype": draw(st.sampled_from(("int64", "float32", "int32", "float64", "float16")))}
+    return {"end": draw(st.integers(1, 5)), "dtype": draw(sampled(("int64", "float32", "int32", "float64", "float16")))}
 
 
 def _draw_eye(draw: Callable, types: tuple[TensorType, ...]) -> dict:
-    return {"n": draw(st.integers(1, 3)), "m": draw(st.integers(1, 3)), "dtype": draw(st.sampled_from(_CREATE_DTYPES))}
+    return {"n": draw(st.integers(1, 3)), "m": draw(st.integers(1, 3)), "dtype": draw(sampled(_CREATE_DTYPES))}
 
 
 def _draw_literal(draw: Callable, types: tuple[TensorType, ...]) -> dict:
-    dtype = draw(st.sampled_from(_CREATE_DTYPES))
+    dtype = draw(sampled(_CREATE_DTYPES))
     values = tuple(draw(st.lists(st.sampled_from(_fills(dtype)), min_size=1, max_size=4)))
     return {"dtype": dtype, "values": values}
 

@@ -33,6 +33,7 @@ from .base import (
     result_dtype,
     result_range,
     rounding,
+    sampled,
     tensor_key,
     wrapped,
 )
@@ -108,7 +109,7 @@ def _buffer_methods(source: TensorType) -> list[str]:
 
 def _draw_buffer_update(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     source = types[0]
-    attrs = {"method": draw(st.sampled_from(_buffer_methods(source)))}
+    attrs = {"method": draw(sampled(_buffer_methods(source)))}
     if attrs["method"] == "setitem":
         # A cache longer than the source along one dim, written at an offset.
         attrs["dim"] = draw(st.integers(0, source.rank - 1))
@@ -151,7 +152,7 @@ OPS = [
     Op("input_update", "mutate", 2, lambda t, s: bool(_input_methods(t, s)),
        lambda o, a, s: _METHODS[a["method"]].format(t=o[0], s=o[1]),
        lambda types, attrs, out: _derive_update(attrs["method"], types[0], types[1], out),
-       lambda draw, types: {"method": draw(st.sampled_from(_input_methods(*types)))}, mutates="operand"),
+       lambda draw, types: {"method": draw(sampled(_input_methods(*types)))}, mutates="operand"),
 ]
 
 __all__ = ["OPS"]
