@@ -4,7 +4,7 @@ work it feeds.
     python benchmarks/bench_generator.py [--n 1000] [--seed-random] [--write-docs]
 
 Draws ``--n`` cases at default settings, as a run draws them (inside a ``@given`` test,
-so the engine's mutations of earlier cases are among them), and reports how deep their
+each a fresh draw: ``strategies/draws.py``), and reports how deep their
 programs go (``strategies.cases.chain_depth``: the most computing ops on one path from
 an input to a result, 0 for a case that computes nothing; and the values the output
 needs, ``Case.pruned``), checked against targets: median depth at least 3, at least 60%
