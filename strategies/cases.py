@@ -529,12 +529,14 @@ class _Feeds:
 
     def __init__(self, ops: tuple[str, ...], types: dict[str, Type], read: frozenset[str],
                  mutated: frozenset[str], banned: dict[str, frozenset[str]], focus: str | None = None) -> None:
-        self._ops, self._types, self._read, self._mutated = frozenset(ops), types, read, mutated
+        self._ops, self._types, self._read, self._mutated = _op_set(ops), types, read, mutated
         self._banned, self._focus = banned, focus
         self._by_family = _by_family(ops)
         self._answers: dict[str, bool] = {}
-        self._pools: dict[tuple[bool, ...], tuple[str, ...]] = {}  # the names ops of one kind may read
+        self._families: dict[str, bool] = {}
+        self._pools: dict[int, tuple[str, ...]] = {}  # the names ops of one kind (_KINDS) may read
         self._one_operand: dict[tuple, tuple[Type, ...]] = {}  # their types, as a one-operand op reads them
+        self._typed: dict[tuple, tuple[tuple[Type, ...], tuple[Type, ...]]] = {}  # as a first and a later operand
 
     def __contains__(self, name: object) -> bool:
         if name not in self._ops:
@@ -548,10 +550,11 @@ class _Feeds:
         focus, types = self._focus, self._types
         if op.arity == 0:
             return focus is None or op.family in STRUCTURAL_FAMILIES
-        kind = (op.takes_tuples, op.complex_ok, op.nonfinite_ok, op.inputs_only)
-        if kind not in self._pools:
-            self._pools[kind] = _one_per_type(_operand_names(op, types, self._mutated), types, focus)
-        pool, banned = self._pools[kind], self._banned.get(op.name, frozenset())
+        kind = _KINDS[op.name]
+        pool = self._pools.get(kind)
+        if pool is None:
+            pool = self._pools[kind] = _one_per_type(_operand_names(op, types, self._mutated), types, focus)
+        banned = self._banned.get(op.name, _NOTHING)
         if op.arity == 1 and not op.mutates:
             # Most ops: one operand, one question per type (what _operand_choices asks,
             # faster), the types found once per kind and banned dtypes.
@@ -561,9 +564,35 @@ class _Feeds:
                 found = self._one_operand[kind, banned] = tuple(
                     types[n] for n in names if not banned or getattr(types[n], "dtype", None) not in banned)
             name = op.name
-            return any(_accepted(name, (t,)) for t in found)
-        return bool(_operand_choices(op, types, self._read, self._mutated, first_only=True, banned=banned,
-                                     focus=focus, names=None if op.mutates else pool))
+            for t in found:
+                if _accepted(name, (t,)):
+                    return True
+            return False
+        if op.mutates:
+            return bool(_operand_choices(op, types, self._read, self._mutated, first_only=True, banned=banned,
+                                         focus=focus))
+        # What _operand_choices(first_only=True) answers, asked of types, not names: the
+        # answer depends on the types alone.
+        typed = self._typed.get((kind, banned))
+        if typed is None:
+            others = tuple(types[n] for n in pool)  # distinct but for the focus: a repeat asks twice
+            firsts = tuple(t for t in others if not banned or getattr(t, "dtype", None) not in banned)
+            typed = self._typed[kind, banned] = firsts, others
+        firsts, others = typed
+        name, arity = op.name, op.arity
+        if focus is None:
+            return any(_accepted(name, combo) for combo in itertools.product(firsts, *(others,) * (arity - 1)))
+        if focus not in pool:
+            return False
+        at = types[focus]
+        for i in range(arity):
+            if i == 0 and at not in firsts:
+                continue
+            positions = [firsts, *(others,) * (arity - 1)]
+            positions[i] = (at,)
+            if any(_accepted(name, combo) for combo in itertools.product(*positions)):
+                return True
+        return False
 
     def any(self, *, computing: bool = False) -> bool:
         """Whether some op is fed (with ``computing``, one that reads an operand)."""
@@ -572,7 +601,10 @@ class _Feeds:
 
     def family(self, family: str) -> bool:
         """Whether some op of ``family`` is fed."""
-        return any(name in self for name in self._by_family.get(family, ()))
+        answer = self._families.get(family)
+        if answer is None:
+            answer = self._families[family] = any(name in self for name in self._by_family.get(family, ()))
+        return answer
 
 
 class _FedFamilies:
@@ -583,6 +615,18 @@ class _FedFamilies:
 
     def __contains__(self, family: object) -> bool:
         return self._feeds.family(family)  # type: ignore[arg-type]
+
+
+_NOTHING: frozenset[str] = frozenset()
+_KIND_NUMBERS: dict[tuple[bool, ...], int] = {}
+#: Ops that read the same names (``_operand_names``) share a number.
+_KINDS = {name: _KIND_NUMBERS.setdefault((op.takes_tuples, op.complex_ok, op.nonfinite_ok, op.inputs_only),
+                                         len(_KIND_NUMBERS)) for name, op in OPS.items()}
+
+
+@functools.lru_cache(maxsize=256)
+def _op_set(ops: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(ops)
 
 
 @functools.lru_cache(maxsize=256)
