@@ -95,7 +95,7 @@ class _PadFrom(st.SearchStrategy):
     """Choices that mean nothing, up to ``total`` since the ``start``-th choice of the
     case; drawn with ``start=None``, it draws nothing and gives the count so far."""
 
-    def __init__(self, start: int | None, total: int = 16) -> None:
+    def __init__(self, start: int | None, total: int) -> None:
         super().__init__()
         self._start, self._total = start, total
 
@@ -169,7 +169,7 @@ def _spanned(function: Callable) -> Callable[..., _Span]:
 
 #: Choices each value of a program takes, padded up to (see ``_program``).
 VALUE_CHOICES = 16
-_COUNT = _PadFrom(None)
+_COUNT = _PadFrom(None, 0)
 _DIRECT = (_Choice, _PadFrom, _Span)
 
 
@@ -419,24 +419,20 @@ def _operand_names(op: Op, types: dict[str, Type], mutated: frozenset[str]) -> t
 
 def _operand_choices(op: Op, types: dict[str, Type], read: frozenset[str], mutated: frozenset[str], *,
                      first_only: bool = False, banned: frozenset[str] = frozenset(),
-                     focus: str | None = None, names: tuple[str, ...] | None = None) -> list[tuple[str, ...]]:
-    """The operand tuples on which ``op`` is defined; with ``first_only``, at most one.
+                     focus: str | None = None) -> list[tuple[str, ...]]:
+    """The operand tuples on which ``op`` is defined; with ``first_only``, at most one
+    (``_Feeds`` asks so of ops that mutate; of the others it asks by types).
 
     ``read`` and ``mutated`` hold the names read and mutated so far: an op that mutates
     its first operand takes an input no value has read (see ``strategies.ops.state``).
     ``banned`` are dtypes the first operand may not have (``cases(exclude=...)``).
-    ``focus``, when given, is a name every tuple must contain; ``names``, when given, are
-    ``_operand_names`` (computed once for the ops that share them)."""
-    if names is None:
-        names = _operand_names(op, types, mutated)
+    ``focus``, when given, is a name every tuple must contain."""
+    names = _operand_names(op, types, mutated)
     positions = [names] * op.arity
     if op.mutates == "operand":
         positions[0] = tuple(n for n in names if n.startswith("x") and n not in read)
     if banned and positions:
         positions[0] = tuple(n for n in positions[0] if getattr(types[n], "dtype", None) not in banned)
-    if first_only and not op.mutates:
-        # Whether any tuple is accepted depends on the types only: one name per type.
-        positions = [_one_per_type(p, types, focus) for p in positions]
     found = []
     for combo in _combos(positions, focus):
         if op.mutates == "operand" and combo[0] in combo[1:]:
@@ -535,7 +531,6 @@ class _Feeds:
         self._answers: dict[str, bool] = {}
         self._families: dict[str, bool] = {}
         self._pools: dict[int, tuple[str, ...]] = {}  # the names ops of one kind (_KINDS) may read
-        self._one_operand: dict[tuple, tuple[Type, ...]] = {}  # their types, as a one-operand op reads them
         self._typed: dict[tuple, tuple[tuple[Type, ...], tuple[Type, ...]]] = {}  # as a first and a later operand
 
     def __contains__(self, name: object) -> bool:
@@ -555,24 +550,11 @@ class _Feeds:
         if pool is None:
             pool = self._pools[kind] = _one_per_type(_operand_names(op, types, self._mutated), types, focus)
         banned = self._banned.get(op.name, _NOTHING)
-        if op.arity == 1 and not op.mutates:
-            # Most ops: one operand, one question per type (what _operand_choices asks,
-            # faster), the types found once per kind and banned dtypes.
-            found = self._one_operand.get((kind, banned))
-            if found is None:
-                names = (focus,) if focus in pool else () if focus else pool
-                found = self._one_operand[kind, banned] = tuple(
-                    types[n] for n in names if not banned or getattr(types[n], "dtype", None) not in banned)
-            name = op.name
-            for t in found:
-                if _accepted(name, (t,)):
-                    return True
-            return False
         if op.mutates:
             return bool(_operand_choices(op, types, self._read, self._mutated, first_only=True, banned=banned,
                                          focus=focus))
-        # What _operand_choices(first_only=True) answers, asked of types, not names: the
-        # answer depends on the types alone.
+        # What _operand_choices(first_only=True) answers, asked of types, not names (the
+        # answer depends on the types alone), each kind's found once per banned dtypes.
         typed = self._typed.get((kind, banned))
         if typed is None:
             others = tuple(types[n] for n in pool)  # distinct but for the focus: a repeat asks twice

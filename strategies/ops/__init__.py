@@ -10,6 +10,7 @@ written twice.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -150,22 +151,19 @@ def _infer_zeros(op_name: str, attr_items: tuple, types: tuple[Type, ...], expr:
     if all(isinstance(t, TensorType) and t.numel <= _CPU_NUMEL for t in types):
         try:
             if OPS[op_name].state is None:
-                return _run(op_name, attr_items, types, expr, "cpu")
+                return _run(op_name, attr_items, types, expr, "cpu", torch.zeros)
             with torch.random.fork_rng(devices=[]):  # a module's init draws its weights
-                return _run(op_name, attr_items, types, expr, "cpu")
+                return _run(op_name, attr_items, types, expr, "cpu", torch.zeros)
         except Exception:  # noqa: BLE001, S110 - the meta run answers
             pass
     return _infer_meta(op_name, attr_items, types, expr)
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _infer_ones(op_name: str, attr_items: tuple, types: tuple[TensorType, ...], expr: str) -> Type | None:
-    """The type of ``expr`` on CPU tensors of ones (None where the CPU has no kernel)."""
-    scope: dict[str, Any] = {"torch": torch}
-    for i, t in enumerate(types):
-        scope[f"x{i}"] = torch.ones(t.shape, dtype=getattr(torch, t.dtype))
+def _infer_ones(op_name: str, attr_items: tuple, types: tuple[TensorType, ...], expr: str) -> Type:
+    """The type of ``expr`` on CPU tensors of ones (the meta run's where the CPU has no kernel)."""
     try:
-        return _type_of(eval(expr, scope))  # noqa: S307 - our own rendered source
+        return _run(op_name, attr_items, types, expr, "cpu", torch.ones)
     except Exception:  # noqa: BLE001 - a dtype without a CPU kernel: the meta run answers
         return _infer_meta(op_name, attr_items, types, expr)
 
@@ -195,15 +193,16 @@ def _broadcast(shapes: Any) -> tuple[int, ...]:
 
 @functools.lru_cache(maxsize=1 << 16)
 def _infer_meta(op_name: str, attr_items: tuple, types: tuple[Type, ...], expr: str) -> Type:
-    return _run(op_name, attr_items, types, expr, "meta")
+    return _run(op_name, attr_items, types, expr, "meta", torch.empty)
 
 
-def _run(op_name: str, attr_items: tuple, types: tuple[Type, ...], expr: str, device: str) -> Type:
-    """The type of ``expr`` on zeros of ``types`` on ``device``."""
+def _run(op_name: str, attr_items: tuple, types: tuple[Type, ...], expr: str, device: str,
+         fill: Callable[..., torch.Tensor]) -> Type:
+    """The type of ``expr`` on operands of ``types`` made by ``fill`` on ``device``."""
     attrs = dict(attr_items)
     scope: dict[str, Any] = {"torch": torch}
     for i, t in enumerate(types):
-        scope[f"x{i}"] = torch.zeros(t.shape, dtype=getattr(torch, t.dtype), device=device)
+        scope[f"x{i}"] = fill(t.shape, dtype=getattr(torch, t.dtype), device=device)
     state = state_source(op_name, attrs, types)
     with torch.device(device):  # tensors made in the state and the expression (indices, constants) too
         if state is not None:
