@@ -27,9 +27,9 @@ from typing import Any
 import torch
 
 from strategies import Case, Container, Ref, materialize
-from strategies.spec import Tree
 from strategies.ops import domain_type
 from strategies.render import input_tensors
+from strategies.spec import Tree
 
 from .runner import Verdict
 
