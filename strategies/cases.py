@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import random
 from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Any, NamedTuple
 
@@ -32,7 +33,6 @@ from .ops import (
     recorded,
     value_type,
 )
-from .ops.base import sampled
 from .spec import (
     CONTAINER_KINDS,
     INPUT_TREE_KINDS,
@@ -58,16 +58,15 @@ _KEYS = ("a", "b", "c", "logits", "hidden_states", "loss", "past_key_values", "z
 
 
 class _Choice(st.SearchStrategy):
-    """An integer in ``[low, high]`` under a span label of its own, named for what it
-    decides; it shrinks to ``low``, as ``st.integers`` does.
+    """An integer in ``[low, high]``, named for what it decides; it shrinks to ``low``,
+    as ``st.integers`` does.
 
-    Hypothesis's generator mutates a drawn case by copying the choices of one span over
-    another span of the same label, and every ``st.integers`` draw shares one label: a
-    case's seed landed on an op index, a side on the "stop the program" draw, and every
-    choice after the first one that no longer fit fell back to its simplest value (the
-    engine's rule for a misaligned choice). Most programs came out one value long,
-    returning an input. A choice of its own label is only copied from another choice
-    of the same purpose, so the rest of the case keeps its meaning."""
+    Drawn through ``_direct``, a choice is one node and no span: a span per choice cost
+    a tenth of a draw and served only the engine's mutations, which copied the choices
+    of one span over another of the same label (a purpose's label kept a seed from
+    landing on an op index). The suite draws without them (``strategies/draws.py``).
+    Drawn as a strategy (``draw(strategy)`` of Hypothesis's own), it has the label of
+    its purpose."""
 
     def __init__(self, purpose: str, low: int, high: int, *, unused: bool = False) -> None:
         super().__init__()
@@ -114,20 +113,23 @@ class _PadFrom(st.SearchStrategy):
 
 def _direct(draw: Callable) -> Callable:
     """``draw`` (a composite's), with the choices and spans of this module drawn
-    directly: the same span and the same choices as ``draw(strategy)`` records, without
-    the checks a strategy draw pays for (a case draws about two hundred choices and a
-    few dozen spans, and that overhead was a third of a draw's cost). Anything else goes
-    to ``draw``."""
+    directly: the same choices as ``draw(strategy)`` records, without the checks a
+    strategy draw pays for (a case draws over a hundred choices and a few dozen spans,
+    and that overhead was a third of a draw's cost). A ``_Span`` keeps its span (the
+    shrinker deletes or lifts it whole); a choice or padding is drawn with none (see
+    ``_Choice``). Anything else goes to ``draw``."""
     data = draw.__self__
 
     def direct(strategy: st.SearchStrategy) -> Any:
         kind = type(strategy)
-        if kind in _DIRECT:
+        if kind is _Span:
             data.start_span(strategy.label)
             try:
-                return strategy.do_draw(data) if kind is not _Span else strategy.run(direct)
+                return strategy.run(direct)
             finally:
                 data.stop_span()
+        if kind in _DIRECT:
+            return strategy.do_draw(data)
         return draw(strategy)
 
     return direct
@@ -168,9 +170,9 @@ def _spanned(function: Callable) -> Callable[..., _Span]:
 
 
 #: Choices each value of a program takes, padded up to (see ``_program``).
-VALUE_CHOICES = 16
+VALUE_CHOICES = 10
 _COUNT = _PadFrom(None, 0)
-_DIRECT = (_Choice, _PadFrom, _Span)
+_DIRECT = (_Choice, _PadFrom)
 
 
 def padded(draw: Callable, total: int, function: Callable[[Callable], Any]) -> Any:
@@ -214,23 +216,18 @@ def shapes(*, max_rank: int = 4, max_side: int = 3, allow_empty: bool = True) ->
     """Small shapes, 0-d included; sides shrink to 1, with 0-size dims as an option."""
     _check_int("max_rank", max_rank, 0, 6)
     _check_int("max_side", max_side, 1, 8)
-    side = _choice("small side", 1, max_side)
-    if allow_empty:
-        # About one dim in 16 is 0-size: common enough to find 0-size bugs, rare enough
-        # that they do not drown everything else. Shrinks to 1, not 0.
-        side = _choice("small side or 0", 0, 15).map(lambda v: 0 if v == 15 else 1 + v * max_side // 15)
-    return _fixed_rank_shapes(side, max_rank)
+    return _shape(("small", max_rank, max_side, allow_empty))
 
 
-# Every side is drawn, the rank takes the first ones: a span of fixed length. When the
-# engine's mutations copy a rank over another (see _Choice), the choices after the
-# shape stay in step; with one side drawn per dim, an input's dtype and domain were read
-# from its neighbour's sides.
-@st.composite
-def _fixed_rank_shapes(draw: Callable, side: st.SearchStrategy[int], max_rank: int) -> tuple[int, ...]:
-    draw = _direct(draw)
-    rank = draw(_choice("rank", 0, max_rank))
-    return tuple(draw(side) for _ in range(max_rank))[:rank]
+def large_shapes(*, max_rank: int = 4) -> st.SearchStrategy[tuple[int, ...]]:
+    """Shapes of the ``large`` size class: sides from ``LARGE_SIDES`` (a 0-size dim one time
+    in 19), at most ``MAX_NUMEL`` elements; each side shrinks to 1.
+
+    A side that would pass the bound is the largest one that fits, so every drawn index
+    is kept (the shrinker sees a stable choice) and a reduction sees 8 to 4096 elements
+    along a dim or over all of it."""
+    _check_int("max_rank", max_rank, 0, 6)
+    return _shape(("large", max_rank, 0, True))
 
 
 SIZE_CLASSES = ("small", "large")
@@ -240,50 +237,73 @@ LARGE_SIDES = (1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127)
 #: At most this many elements in one drawn tensor: a case stays fast to run and compare.
 MAX_NUMEL = 2**16
 
+#: (size class, max rank, max side of a small shape, whether a side may be 0).
+ShapeRule = tuple[str, int, int, bool]
 
-@st.composite
-def large_shapes(draw: Callable, *, max_rank: int = 4) -> tuple[int, ...]:
-    """Shapes of the ``large`` size class: sides from ``LARGE_SIDES`` (a 0-size dim one time
-    in 19), at most ``MAX_NUMEL`` elements; each side shrinks to 1.
 
-    A side that would pass the bound is the largest one that fits, so every drawn index
-    is kept (the shrinker sees a stable choice) and a reduction sees 8 to 4096 elements
-    along a dim or over all of it."""
-    draw = _direct(draw)
+# Every side is drawn, the rank takes the first ones: a block of fixed length, so that a
+# shrunk rank leaves the choices after the shape in their places.
+@_spanned
+def _shape(draw: Callable, rule: ShapeRule) -> tuple[int, ...]:
+    size_class, max_rank, max_side, allow_empty = rule
     rank = draw(_choice("rank", 0, max_rank))
-    picks = [draw(_choice("large side", 0, len(LARGE_SIDES))) for _ in range(max_rank)]  # see _fixed_rank_shapes
-    shape: list[int] = []
-    room = MAX_NUMEL
-    for k in picks[:rank]:
-        side = 0 if k == len(LARGE_SIDES) else max(s for s in LARGE_SIDES[: k + 1] if s <= room)
-        shape.append(side)
-        room //= max(side, 1)
-    return tuple(shape)
+    if size_class == "large":
+        picks = [draw(_choice("large side", 0, len(LARGE_SIDES))) for _ in range(max_rank)]
+        shape: list[int] = []
+        room = MAX_NUMEL
+        for k in picks[:rank]:
+            side = 0 if k == len(LARGE_SIDES) else max(s for s in LARGE_SIDES[: k + 1] if s <= room)
+            shape.append(side)
+            room //= max(side, 1)
+        return tuple(shape)
+    if not allow_empty:
+        return tuple(draw(_choice("small side", 1, max_side)) for _ in range(max_rank))[:rank]
+    # About one dim in 16 is 0-size: common enough to find 0-size bugs, rare enough that
+    # they do not drown everything else. Shrinks to 1, not 0.
+    picks = [draw(_choice("small side or 0", 0, 15)) for _ in range(max_rank)]
+    return tuple(0 if v == 15 else 1 + v * max_side // 15 for v in picks[:rank])
 
 
-def input_specs(
-    *, dtypes_: st.SearchStrategy[str] | None = None, max_inputs: int = 3, shapes_: st.SearchStrategy | None = None
-) -> st.SearchStrategy[tuple[Input, ...]]:
-    """Positional and keyword inputs; the first is always positional."""
+def input_specs(*, dtypes_: Sequence[str] | None = None, max_inputs: int = 3,
+                shapes_: st.SearchStrategy[tuple[int, ...]] | None = None) -> st.SearchStrategy[tuple[Input, ...]]:
+    """Positional and keyword inputs of ``dtypes_`` (default every dtype but complex); the
+    first is always positional."""
     _check_int("max_inputs", max_inputs, 1, 8)
-    dtype_strategy = dtypes_ if dtypes_ is not None else dtypes()
-    shape_strategy = shapes_ if shapes_ is not None else shapes()
-
-    # A list (not a drawn count and a loop): Hypothesis shrinks lists by deleting
-    # elements, so unused inputs go away.
-    def build(drawn: list[tuple[str, tuple[int, ...], bool, str]]) -> tuple[Input, ...]:
-        return tuple(Input(f"x{i}", dtype, shape, keyword=i > 0 and kw,
-                           domain=domain if domain_applies(domain, dtype) else "small")
-                     for i, (dtype, shape, kw, domain) in enumerate(drawn))
-
-    return st.lists(st.tuples(dtype_strategy, shape_strategy, st.booleans(), _domains), min_size=1,
-                    max_size=max_inputs).map(build)
+    pool = _check_choice("dtypes", dtypes_, (*ALL_DTYPES, *COMPLEX))
+    shape = shapes_ if shapes_ is not None else shapes()
+    return _inputs(pool, pool, shape, max_inputs)
 
 
-#: An input's value domain: ``small`` half the time (where every op is defined, so
-#: programs stay long) and where the draw shrinks to; one not applying to the dtype
-#: (``precise`` for an integer) is ``small``.
-_domains = _choice("input domain", 0, 5).map(lambda k: DOMAINS[max(0, k - 2)])
+# Inputs one at a time, each behind a "one more" draw in one span with it, as st.lists
+# draws a list (and _item an output item): the shrinker deletes an unused input whole.
+@_spanned
+def _inputs(draw: Callable, every_dtype: tuple[str, ...], allowed_dtypes: tuple[str, ...],
+            shape: st.SearchStrategy[tuple[int, ...]], max_inputs: int) -> tuple[Input, ...]:
+    inputs = [draw(_input(0, every_dtype, allowed_dtypes, shape))]
+    while len(inputs) < max_inputs:
+        more = draw(_input(len(inputs), every_dtype, allowed_dtypes, shape))
+        if more is None:
+            break
+        inputs.append(more)
+    return tuple(inputs)
+
+
+@_spanned
+def _input(draw: Callable, i: int, every_dtype: tuple[str, ...], allowed_dtypes: tuple[str, ...],
+           shape: st.SearchStrategy[tuple[int, ...]]) -> Input | None:
+    # Three inputs in five go on to one more (about two inputs a case, as st.lists drew);
+    # stopping is where the draw shrinks to.
+    if i and draw(_choice("one more input", 0, 4)) < 2:
+        return None
+    dtype = _draw_stable(draw, "input dtype", every_dtype, allowed_dtypes)
+    drawn_shape = draw(shape)
+    keyword = i > 0 and draw(_choice("keyword input", 0, 1)) == 1
+    # An input's value domain: ``small`` half the time (where every op is defined, so
+    # programs stay long) and where the draw shrinks to; one not applying to the dtype
+    # (``precise`` for an integer) is ``small``.
+    domain = DOMAINS[max(0, draw(_choice("input domain", 0, 5)) - 2)]
+    return Input(f"x{i}", dtype, drawn_shape, keyword=keyword,
+                 domain=domain if domain_applies(domain, dtype) else "small")
 
 
 def output_trees(
@@ -364,7 +384,7 @@ def _node(draw: Callable, leaves: _Leaves, kinds: tuple[str, ...], max_depth: in
     if depth_left == 0 or budget[0] <= 0 or draw(_choice("output node or leaf", 0, 7)) <= 2 * level:
         budget[0] -= 1
         return _leaf(draw, leaves, sibling)
-    kind = draw(sampled(kinds))
+    kind = kinds[draw(_choice("container kind", 0, len(kinds) - 1))]
     # Items one at a time behind a "one more" draw, as st.lists does: the shrinker
     # deletes any item with its draw (a count drawn first had to shrink together with
     # the deletion, and left items in). Empty containers are kept (a known bug class)
@@ -383,15 +403,12 @@ def _node(draw: Callable, leaves: _Leaves, kinds: tuple[str, ...], max_depth: in
     return Container(kind, tuple(items), keys)
 
 
-#: Made once: a strategy made anew for each draw pays Hypothesis's checks of a new one.
-_KEY_ORDERS = st.permutations(_KEYS)
-
-
 def _keys(draw: Callable, n: int) -> tuple[str, ...]:
-    """``n`` distinct keys. A permutation is a fixed number of choices, where a list
-    draws a "one more" choice per key, of one label with the input list's: the engine's
-    mutations copied one over the other (see ``_Choice``)."""
-    return tuple(draw(_KEY_ORDERS)[:n])
+    """``n`` distinct keys, one choice each among the keys left: ``n`` choices for ``n``
+    items (a count fixed by the items), each shrinking to the first key left, so keys
+    shrink to ``a``, ``b``, ``c``."""
+    left = list(_KEYS)
+    return tuple(left.pop(draw(_choice("key", 0, len(left) - 1))) for _ in range(n))
 
 
 # The "one more" draw and the item it lets in are one span, which the shrinker deletes whole.
@@ -408,18 +425,29 @@ def _operand_candidates(arity: int, names: tuple[str, ...]) -> tuple[tuple[str, 
     return tuple(itertools.product(names, repeat=arity))
 
 
-def _operand_names(op: Op, types: dict[str, Type], mutated: frozenset[str]) -> tuple[str, ...]:
+def _operand_names(op: Op, types: dict[str, Type], mutated: frozenset[str],
+                   names_by_kind: dict[int, tuple[str, ...]] | None = None) -> tuple[str, ...]:
+    """The names ``op`` may read; ``names_by_kind`` keeps them for ops of one kind
+    (``_KINDS``) while ``types`` and ``mutated`` stay as they are (one value's draw)."""
+    kind = _KINDS[op.name]
+    if names_by_kind is not None and kind in names_by_kind:
+        return names_by_kind[kind]
     if op.takes_tuples:
-        return tuple(n for n, t in types.items() if isinstance(t, TupleType))
-    # inputs_only ops want an input as drawn: one mutated in place is not (a clamp_ makes ties).
-    return tuple(n for n, t in types.items() if isinstance(t, TensorType) and (op.complex_ok or not t.is_complex)
-                 and (op.nonfinite_ok or not t.nonfinite)
-                 and (not op.inputs_only or n.startswith("x") and n not in mutated))
+        names = tuple(n for n, t in types.items() if isinstance(t, TupleType))
+    else:
+        # inputs_only ops want an input as drawn: one mutated in place is not (a clamp_ makes ties).
+        names = tuple(n for n, t in types.items() if isinstance(t, TensorType) and (op.complex_ok or not t.is_complex)
+                      and (op.nonfinite_ok or not t.nonfinite)
+                      and (not op.inputs_only or n.startswith("x") and n not in mutated))
+    if names_by_kind is not None:
+        names_by_kind[kind] = names
+    return names
 
 
 def _operand_choices(op: Op, types: dict[str, Type], read: frozenset[str], mutated: frozenset[str], *,
                      first_only: bool = False, banned: frozenset[str] = frozenset(),
-                     focus: str | None = None) -> list[tuple[str, ...]]:
+                     focus: str | None = None,
+                     names_by_kind: dict[int, tuple[str, ...]] | None = None) -> list[tuple[str, ...]]:
     """The operand tuples on which ``op`` is defined; with ``first_only``, at most one
     (``_Feeds`` asks so of ops that mutate; of the others it asks by types).
 
@@ -427,7 +455,7 @@ def _operand_choices(op: Op, types: dict[str, Type], read: frozenset[str], mutat
     its first operand takes an input no value has read (see ``strategies.ops.state``).
     ``banned`` are dtypes the first operand may not have (``cases(exclude=...)``).
     ``focus``, when given, is a name every tuple must contain."""
-    names = _operand_names(op, types, mutated)
+    names = _operand_names(op, types, mutated, names_by_kind)
     positions = [names] * op.arity
     if op.mutates == "operand":
         positions[0] = tuple(n for n in names if n.startswith("x") and n not in read)
@@ -476,39 +504,57 @@ def _accepted(op_name: str, operand_types: tuple[Type, ...]) -> bool:
 
 
 def _draw_stable(draw: Callable, purpose: str, every: Sequence[Any], allowed: Collection[Any]) -> Any:
-    """A uniform choice among ``allowed`` (a subset of ``every``) that shrinks stably.
+    """A choice among ``allowed`` (a subset of ``every``), about uniform, that shrinks stably.
 
     ``sampled_from(allowed)`` indexes a list that depends on the inputs (and draws
     nothing for one item), so when the shrinker simplified or deleted an input, the same
     choices named another op or operands and the shrink was rejected: cases kept unused
-    inputs and float16 where float32 would do. The first choice here indexes ``every``,
-    which does not depend on the inputs; only a miss falls back to indexing ``allowed``.
-    Hit, or miss then fallback: each allowed item has about probability 1/len(allowed).
-    Both choices are always drawn, over ranges that do not depend on ``allowed``: a
-    span of fixed length and range, which the engine's mutations (they copy one span
-    over another, see ``_Choice``) can copy without putting the rest of the case out
-    of step.
+    inputs and float16 where float32 would do. The choice here indexes ``every``, which
+    does not depend on the inputs; only a miss falls back to an item of ``allowed``
+    (``_pick``). One choice over a range that does not depend on ``allowed``, drawn
+    whether or not it hits: a value's choices keep their places.
     """
-    return _pick(every, allowed, *_stable_indices(draw, purpose, len(every)))
+    return _pick(every, allowed, _stable_index(draw, purpose, len(every)))
 
 
-def _stable_indices(draw: Callable, purpose: str, n: int) -> tuple[int, int]:
-    """The two choices of ``_draw_stable``, drawn whether or not they are used."""
-    return draw(_choice(purpose, 0, n - 1)), draw(_choice(f"{purpose}, among those allowed", 0, n - 1))
+def _stable_index(draw: Callable, purpose: str, n: int) -> int:
+    """The choice of ``_draw_stable``."""
+    return draw(_choice(purpose, 0, n - 1))
 
 
-def _pick(every: Sequence[Any], allowed: Collection[Any], first: int, second: int) -> Any:
-    """``_draw_stable``'s item for its two choices."""
-    if every[first] in allowed:
-        return every[first]
-    ordered = [e for e in every if e in allowed]
-    return ordered[second % len(ordered)]
+def _pick(every: Sequence[Any], allowed: Collection[Any], index: int) -> Any:
+    """``_draw_stable``'s item for its choice ``index``: ``every[index]`` where allowed.
+
+    On a miss: where ``allowed`` is a list of the items (operand tuples, dtypes), the
+    item ``index`` names among them; where it is a question asked one item at a time
+    (``_Feeds``: is this op fed?), the first allowed item in an order drawn from
+    ``index``: the first allowed item of a random order is uniform among the allowed,
+    and asking a few items instead of all of them (130 ops, most not fed) was a third of
+    a draw. 0, where the choice shrinks to, asks in ``every``'s order: the simplest
+    allowed item."""
+    item = every[index]
+    if item in allowed:
+        return item
+    if isinstance(allowed, Sequence):
+        return allowed[index % len(allowed)]
+    for i in _probe_order(len(every), index):
+        if every[i] in allowed:
+            return every[i]
+    raise ValueError(f"nothing of {every!r} is allowed")
 
 
-@st.composite
-def _stable_choices(draw: Callable, purpose: str, every: Sequence[Any], allowed: Collection[Any]) -> Any:
-    draw = _direct(draw)
-    return _draw_stable(draw, purpose, every, allowed)
+def _probe_order(n: int, index: int) -> Iterator[int]:
+    """Every index in ``range(n)`` but ``index``, in an order that is a function of
+    ``index`` alone (a lazy Fisher-Yates shuffle seeded by it); ascending for 0."""
+    if index == 0:
+        yield from range(1, n)
+        return
+    rng = random.Random(index)
+    rest = [*range(index), *range(index + 1, n)]
+    for k in range(len(rest), 0, -1):
+        j = rng.randrange(k)
+        yield rest[j]
+        rest[j] = rest[k - 1]
 
 
 class _Feeds:
@@ -524,8 +570,10 @@ class _Feeds:
     """
 
     def __init__(self, ops: tuple[str, ...], types: dict[str, Type], read: frozenset[str],
-                 mutated: frozenset[str], banned: dict[str, frozenset[str]], focus: str | None = None) -> None:
+                 mutated: frozenset[str], names_by_kind: dict[int, tuple[str, ...]],
+                 banned: dict[str, frozenset[str]], focus: str | None = None) -> None:
         self._ops, self._types, self._read, self._mutated = _op_set(ops), types, read, mutated
+        self._names_by_kind = names_by_kind
         self._banned, self._focus = banned, focus
         self._by_family = _by_family(ops)
         self._answers: dict[str, bool] = {}
@@ -548,11 +596,12 @@ class _Feeds:
         kind = _KINDS[op.name]
         pool = self._pools.get(kind)
         if pool is None:
-            pool = self._pools[kind] = _one_per_type(_operand_names(op, types, self._mutated), types, focus)
+            pool = self._pools[kind] = _one_per_type(_operand_names(op, types, self._mutated, self._names_by_kind),
+                                                     types, focus)
         banned = self._banned.get(op.name, _NOTHING)
         if op.mutates:
             return bool(_operand_choices(op, types, self._read, self._mutated, first_only=True, banned=banned,
-                                         focus=focus))
+                                         focus=focus, names_by_kind=self._names_by_kind))
         # What _operand_choices(first_only=True) answers, asked of types, not names (the
         # answer depends on the types alone), each kind's found once per banned dtypes.
         typed = self._typed.get((kind, banned))
@@ -719,16 +768,16 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
     length = min(max_values, 1 + draw(_choice("program length", 0, 4 * max_values - 1)))
     for k in range(length):
         # Each value takes VALUE_CHOICES choices, padded: an op's attributes take more
-        # or fewer, so when the engine's mutation put another op in a value's place,
-        # every value after it read its choices out of step and fell back to the
-        # simplest (an input returned as it is). A block of fixed length keeps them.
+        # or fewer, so when the shrinker put a simpler op in a value's place, every value
+        # after it read its choices out of step and the shrink was rejected. A block of
+        # fixed length keeps them in place (an op drawing more overruns it: 1 in 50).
         start = draw(_COUNT)
         # Output-directed: 7 times in 8 the value reads the deepest sink (a computed value
         # nothing reads yet), so drawn ops chain instead of feeding nothing. 0, where the
         # draw shrinks to, is a free choice among the inputs and every earlier value.
         sinks = _sinks(values, consumed)
         focus = f"v{sinks[-1]}" if sinks and draw(_choice("read the deepest sink", 0, 7)) else None
-        state = (types, frozenset(read), frozenset(mutated))
+        state = (types, frozenset(read), frozenset(mutated), {})  # the last: names per kind, shared
         feeds = _Feeds(ops, *state, banned, focus) if focus is not None else None
         if feeds is None or not feeds.any(computing=True):
             # Free, or nothing reads the sink: it stays an output candidate.
@@ -741,20 +790,20 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
                               _FedFamilies(feeds))
         op_name = _draw_stable(draw, "op", tuple(n for n in every_op if OPS[n].family == family), feeds)
         op_banned = banned.get(op_name, frozenset())
-        # Drawn in every value of an aiming case, used when the value is aimed: a span of
-        # fixed length (see _Choice); the value's padding keeps a case without aims in step.
-        aim_indices = _stable_indices(draw, "coverage: op aimed at", len(aim.ops)) if aim else (0, 0)
-        if aim and draw(_choice("coverage: aim this value", 0, 1)):
+        # One choice in every value of an aiming case: below len(aim.ops) (and 0, where
+        # it shrinks to) the value is not aimed, else it names the op aimed at.
+        aimed_at = draw(_choice("coverage: op aimed at, if any", 0, 2 * len(aim.ops) - 1)) - len(aim.ops) if aim else -1
+        if aim and aimed_at >= 0:
             on_focus = focus if getattr(types.get(focus), "dtype", None) == aim.dtype else None
             aimed = _Feeds(aim.ops, *state, aim.banned, on_focus)
             if not aimed.any() and on_focus:
                 on_focus, aimed = None, _Feeds(aim.ops, *state, aim.banned)
             if aimed.any():
-                op_name = _pick(aim.ops, aimed, *aim_indices)
+                op_name = _pick(aim.ops, aimed, aimed_at)
                 op_banned, focus = aim.banned[op_name], on_focus
         op = OPS[op_name]
-        choices = _operand_choices(op, types, frozenset(read), frozenset(mutated),
-                                   banned=op_banned, focus=focus if op.arity else None)
+        choices = _operand_choices(op, *state[:3], banned=op_banned, focus=focus if op.arity else None,
+                                   names_by_kind=state[3])
         operands = _draw_stable(draw, "operands", _operand_candidates(op.arity, names), choices)
         operand_types = tuple(types[n] for n in operands)
         attrs = op.draw_attrs(draw, operand_types) if op.draw_attrs else {}
@@ -872,8 +921,7 @@ def cases(
         # often as a common one. 0, where the draw shrinks to, aims at nothing. The aim
         # follows the first input's drawn dtype, so that dtype still shrinks on its own.
         aiming = draw(_choice("coverage: aim at the first input's dtype", 0, len(dtype_pool))) > 0
-        inputs = draw(input_specs(dtypes_=_stable_choices("input dtype", dtype_pool, case_dtypes),
-                                  max_inputs=max_inputs, shapes_=large_shapes_ if large else small_shapes))
+        inputs = draw(_inputs(dtype_pool, case_dtypes, large_shapes_ if large else small_shapes, max_inputs))
         aim = _aims(aim_ops, banned, inputs[0].dtype) if aiming and aim_ops else None
         values = draw(_program(inputs, case_ops, max_ops, names, banned, op_names, aim))
         value_kinds = tuple(v.pytype if v.dtype is None else f"{v.dtype}{v.shape}" for v in values)
