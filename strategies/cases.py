@@ -170,7 +170,7 @@ def _spanned(function: Callable) -> Callable[..., _Span]:
 
 
 #: Choices each value of a program takes, padded up to (see ``_program``).
-VALUE_CHOICES = 10
+VALUE_CHOICES = 8
 _COUNT = _PadFrom(None, 0)
 _DIRECT = (_Choice, _PadFrom)
 
@@ -241,14 +241,15 @@ MAX_NUMEL = 2**16
 ShapeRule = tuple[str, int, int, bool]
 
 
-# Every side is drawn, the rank takes the first ones: a block of fixed length, so that a
-# shrunk rank leaves the choices after the shape in their places.
+# A side is drawn for every dim up to max_rank, those past the rank unused (forced, see
+# _Choice): a block of fixed length, so that a shrunk rank leaves the choices after the
+# shape in their places.
 @_spanned
 def _shape(draw: Callable, rule: ShapeRule) -> tuple[int, ...]:
     size_class, max_rank, max_side, allow_empty = rule
     rank = draw(_choice("rank", 0, max_rank))
     if size_class == "large":
-        picks = [draw(_choice("large side", 0, len(LARGE_SIDES))) for _ in range(max_rank)]
+        picks = [draw(_choice("large side", 0, len(LARGE_SIDES), unused=d >= rank)) for d in range(max_rank)]
         shape: list[int] = []
         room = MAX_NUMEL
         for k in picks[:rank]:
@@ -257,10 +258,10 @@ def _shape(draw: Callable, rule: ShapeRule) -> tuple[int, ...]:
             room //= max(side, 1)
         return tuple(shape)
     if not allow_empty:
-        return tuple(draw(_choice("small side", 1, max_side)) for _ in range(max_rank))[:rank]
+        return tuple(draw(_choice("small side", 1, max_side, unused=d >= rank)) for d in range(max_rank))[:rank]
     # About one dim in 16 is 0-size: common enough to find 0-size bugs, rare enough that
     # they do not drown everything else. Shrinks to 1, not 0.
-    picks = [draw(_choice("small side or 0", 0, 15)) for _ in range(max_rank)]
+    picks = [draw(_choice("small side or 0", 0, 15, unused=d >= rank)) for d in range(max_rank)]
     return tuple(0 if v == 15 else 1 + v * max_side // 15 for v in picks[:rank])
 
 
@@ -350,19 +351,19 @@ def _tree(draw: Callable, leaves: _Leaves, kinds: tuple[str, ...], max_depth: in
 
 
 def _leaf(draw: Callable, leaves: _Leaves, sibling: int | None) -> Ref:
-    """A sink (5 times in 8, when the program has one, and where the draw shrinks to: the
+    """A sink (5 times in 9, when the program has one, and where the draw shrinks to: the
     newest sink), else a value returned as it is (an input, a view, state, a Python
-    value), else a None value, else a value of the same kind as the sibling before it,
-    when the program has one; else any value."""
-    pick = draw(_choice("output leaf kind", 0, 7))
+    value; 2 in 9), else a None value, else a value of the same kind as the sibling
+    before it, when the program has one; else any value."""
+    pick = draw(_choice("output leaf kind", 0, 8))
     kinds = leaves.kinds
     if pick <= 2:
         wanted = list(leaves.sinks[-1:])  # the end of the longest chain
     elif pick <= 4:
         wanted = list(leaves.sinks)
-    elif pick == 5:
+    elif pick <= 6:
         wanted = list(leaves.structural)
-    elif pick == 6:
+    elif pick == 7:
         wanted = [i for i, kind in enumerate(kinds) if kind == "NoneType"]
     elif sibling is not None:
         wanted = [i for i, kind in enumerate(kinds) if kind == kinds[sibling] and kind and i != sibling]
@@ -765,7 +766,7 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
     # that stopped the program cut most mutated cases to one value. Shrinking still
     # ends at one value (the draw shrinks to 0), and an intermediate value goes away when
     # the value reading it reads an input instead (``Case.pruned`` drops it).
-    length = min(max_values, 1 + draw(_choice("program length", 0, 4 * max_values - 1)))
+    length = min(max_values, 1 + draw(_choice("program length", 0, 2 * max_values - 1)))
     for k in range(length):
         # Each value takes VALUE_CHOICES choices, padded: an op's attributes take more
         # or fewer, so when the shrinker put a simpler op in a value's place, every value
@@ -788,7 +789,7 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
         # ops, so the few special leaves (None, constants) are not drowned.
         family = _draw_stable(draw, "op family", focus_families if focus else later_families if k else families,
                               _FedFamilies(feeds))
-        op_name = _draw_stable(draw, "op", tuple(n for n in every_op if OPS[n].family == family), feeds)
+        op_name = _draw_stable(draw, "op", _by_family(every_op)[family], feeds)
         op_banned = banned.get(op_name, frozenset())
         # One choice in every value of an aiming case: below len(aim.ops) (and 0, where
         # it shrinks to) the value is not aimed, else it names the op aimed at.

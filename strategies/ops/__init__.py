@@ -9,9 +9,11 @@ written twice.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable
 from dataclasses import replace
+from types import CodeType
 from typing import Any
 
 import torch
@@ -204,13 +206,22 @@ def _run(op_name: str, attr_items: tuple, types: tuple[Type, ...], expr: str, de
     for i, t in enumerate(types):
         scope[f"x{i}"] = fill(t.shape, dtype=getattr(torch, t.dtype), device=device)
     state = state_source(op_name, attrs, types)
-    with torch.device(device):  # tensors made in the state and the expression (indices, constants) too
+    # Tensors made in the state and the expression (indices, constants) go on ``device``
+    # too. Where that is the default device already, a device context would only put a
+    # Python mode in front of every torch call.
+    with contextlib.nullcontext() if torch.get_default_device().type == device else torch.device(device):
         if state is not None:
-            scope["state"] = eval(state, {"torch": torch})  # noqa: S307 - our own rendered source
+            scope["state"] = eval(_compiled(state, "eval"), {"torch": torch})  # noqa: S307 - our own rendered source
         if OPS[op_name].mutates:  # a statement: the value is what it mutated
-            exec(expr, scope)  # noqa: S102 - our own rendered source
+            exec(_compiled(expr, "exec"), scope)  # noqa: S102 - our own rendered source
             return _type_of(scope["state" if OPS[op_name].mutates == "state" else "x0"])
-        return _type_of(eval(expr, scope))  # noqa: S307 - our own rendered source
+        return _type_of(eval(_compiled(expr, "eval"), scope))  # noqa: S307 - our own rendered source
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _compiled(source: str, mode: str) -> CodeType:
+    """``source`` compiled once: the same expression is run again on other shapes."""
+    return compile(source, "<roundtrip op>", mode)
 
 
 def _type_of(out: Any) -> Type:
