@@ -7,6 +7,7 @@ as it is, no container.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import random
@@ -62,7 +63,7 @@ class _Choice(st.SearchStrategy):
     as ``st.integers`` does.
 
     Drawn through ``_direct``, a choice is one node and no span: a span per choice cost
-    a tenth of a draw and served only the engine's mutations, which copied the choices
+    a twentieth of a draw and served only the engine's mutations, which copied the choices
     of one span over another of the same label (a purpose's label kept a seed from
     landing on an op index). The suite draws without them (``strategies/draws.py``).
     Drawn as a strategy (``draw(strategy)`` of Hypothesis's own), it has the label of
@@ -132,6 +133,16 @@ def _direct(draw: Callable) -> Callable:
             return strategy.do_draw(data)
         return draw(strategy)
 
+    @contextlib.contextmanager
+    def span(label: int) -> Iterator[None]:
+        """The choices drawn inside, as one span (one value of a program)."""
+        data.start_span(label)
+        try:
+            yield
+        finally:
+            data.stop_span()
+
+    direct.span = span  # type: ignore[attr-defined]
     return direct
 
 
@@ -171,6 +182,7 @@ def _spanned(function: Callable) -> Callable[..., _Span]:
 
 #: Choices each value of a program takes, padded up to (see ``_program``).
 VALUE_CHOICES = 8
+_VALUE_SPAN = calc_label_from_name("roundtrip span: a program's value")
 _COUNT = _PadFrom(None, 0)
 _DIRECT = (_Choice, _PadFrom)
 
@@ -515,12 +527,7 @@ def _draw_stable(draw: Callable, purpose: str, every: Sequence[Any], allowed: Co
     (``_pick``). One choice over a range that does not depend on ``allowed``, drawn
     whether or not it hits: a value's choices keep their places.
     """
-    return _pick(every, allowed, _stable_index(draw, purpose, len(every)))
-
-
-def _stable_index(draw: Callable, purpose: str, n: int) -> int:
-    """The choice of ``_draw_stable``."""
-    return draw(_choice(purpose, 0, n - 1))
+    return _pick(every, allowed, draw(_choice(purpose, 0, len(every) - 1)))
 
 
 def _pick(every: Sequence[Any], allowed: Collection[Any], index: int) -> Any:
@@ -771,54 +778,57 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
         # Each value takes VALUE_CHOICES choices, padded: an op's attributes take more
         # or fewer, so when the shrinker put a simpler op in a value's place, every value
         # after it read its choices out of step and the shrink was rejected. A block of
-        # fixed length keeps them in place (an op drawing more overruns it: 1 in 50).
-        start = draw(_COUNT)
-        # Output-directed: 7 times in 8 the value reads the deepest sink (a computed value
-        # nothing reads yet), so drawn ops chain instead of feeding nothing. 0, where the
-        # draw shrinks to, is a free choice among the inputs and every earlier value.
-        sinks = _sinks(values, consumed)
-        focus = f"v{sinks[-1]}" if sinks and draw(_choice("read the deepest sink", 0, 7)) else None
-        state = (types, frozenset(read), frozenset(mutated), {})  # the last: names per kind, shared
-        feeds = _Feeds(ops, *state, banned, focus) if focus is not None else None
-        if feeds is None or not feeds.any(computing=True):
-            # Free, or nothing reads the sink: it stays an output candidate.
-            focus, feeds = None, _Feeds(ops, *state, banned)
-            if not feeds.any():
-                break
-        # Family first, then the op: a family's chance does not grow with its number of
-        # ops, so the few special leaves (None, constants) are not drowned.
-        family = _draw_stable(draw, "op family", focus_families if focus else later_families if k else families,
-                              _FedFamilies(feeds))
-        op_name = _draw_stable(draw, "op", _by_family(every_op)[family], feeds)
-        op_banned = banned.get(op_name, frozenset())
-        # One choice in every value of an aiming case: below len(aim.ops) (and 0, where
-        # it shrinks to) the value is not aimed, else it names the op aimed at.
-        aimed_at = draw(_choice("coverage: op aimed at, if any", 0, 2 * len(aim.ops) - 1)) - len(aim.ops) if aim else -1
-        if aim and aimed_at >= 0:
-            on_focus = focus if getattr(types.get(focus), "dtype", None) == aim.dtype else None
-            aimed = _Feeds(aim.ops, *state, aim.banned, on_focus)
-            if not aimed.any() and on_focus:
-                on_focus, aimed = None, _Feeds(aim.ops, *state, aim.banned)
-            if aimed.any():
-                op_name = _pick(aim.ops, aimed, aimed_at)
-                op_banned, focus = aim.banned[op_name], on_focus
-        op = OPS[op_name]
-        choices = _operand_choices(op, *state[:3], banned=op_banned, focus=focus if op.arity else None,
-                                   names_by_kind=state[3])
-        operands = _draw_stable(draw, "operands", _operand_candidates(op.arity, names), choices)
-        operand_types = tuple(types[n] for n in operands)
-        attrs = op.draw_attrs(draw, operand_types) if op.draw_attrs else {}
-        out = value_type(op_name, attrs, operand_types)
-        types[f"v{k}"] = out
-        read.update(operands)
-        if op.family not in STRUCTURAL_FAMILIES:  # a view or a shape int of it leaves it a result
-            consumed.update(operands)
-        if op.mutates == "operand":
-            types[operands[0]] = out  # later values read the input as mutated
-            mutated.add(operands[0])
-        dtype, shape, pytype = recorded(out)
-        values.append(Value(op_name, operands, tuple(sorted(attrs.items())), dtype, shape, pytype))
-        draw(_PadFrom(start, VALUE_CHOICES))
+        # fixed length keeps them in place (an op drawing more overruns it: 1 in 50). The
+        # block is a span: after the program's length shrinks, the shrinker deletes the
+        # value it no longer draws (or any value) whole.
+        with draw.span(_VALUE_SPAN):
+            start = draw(_COUNT)
+            # Output-directed: 7 times in 8 the value reads the deepest sink (a computed value
+            # nothing reads yet), so drawn ops chain instead of feeding nothing. 0, where the
+            # draw shrinks to, is a free choice among the inputs and every earlier value.
+            sinks = _sinks(values, consumed)
+            focus = f"v{sinks[-1]}" if sinks and draw(_choice("read the deepest sink", 0, 7)) else None
+            state = (types, frozenset(read), frozenset(mutated), {})  # the last: names per kind, shared
+            feeds = _Feeds(ops, *state, banned, focus) if focus is not None else None
+            if feeds is None or not feeds.any(computing=True):
+                # Free, or nothing reads the sink: it stays an output candidate.
+                focus, feeds = None, _Feeds(ops, *state, banned)
+                if not feeds.any():
+                    break
+            # Family first, then the op: a family's chance does not grow with its number of
+            # ops, so the few special leaves (None, constants) are not drowned.
+            family = _draw_stable(draw, "op family", focus_families if focus else later_families if k else families,
+                                  _FedFamilies(feeds))
+            op_name = _draw_stable(draw, "op", _by_family(every_op)[family], feeds)
+            op_banned = banned.get(op_name, frozenset())
+            # One choice in every value of an aiming case: below len(aim.ops) (and 0, where
+            # it shrinks to) the value is not aimed, else it names the op aimed at.
+            aimed_at = draw(_choice("coverage: op aimed at, if any", 0, 2 * len(aim.ops) - 1)) - len(aim.ops) if aim else -1
+            if aim and aimed_at >= 0:
+                on_focus = focus if getattr(types.get(focus), "dtype", None) == aim.dtype else None
+                aimed = _Feeds(aim.ops, *state, aim.banned, on_focus)
+                if not aimed.any() and on_focus:
+                    on_focus, aimed = None, _Feeds(aim.ops, *state, aim.banned)
+                if aimed.any():
+                    op_name = _pick(aim.ops, aimed, aimed_at)
+                    op_banned, focus = aim.banned[op_name], on_focus
+            op = OPS[op_name]
+            choices = _operand_choices(op, *state[:3], banned=op_banned, focus=focus if op.arity else None,
+                                       names_by_kind=state[3])
+            operands = _draw_stable(draw, "operands", _operand_candidates(op.arity, names), choices)
+            operand_types = tuple(types[n] for n in operands)
+            attrs = op.draw_attrs(draw, operand_types) if op.draw_attrs else {}
+            out = value_type(op_name, attrs, operand_types)
+            types[f"v{k}"] = out
+            read.update(operands)
+            if op.family not in STRUCTURAL_FAMILIES:  # a view or a shape int of it leaves it a result
+                consumed.update(operands)
+            if op.mutates == "operand":
+                types[operands[0]] = out  # later values read the input as mutated
+                mutated.add(operands[0])
+            dtype, shape, pytype = recorded(out)
+            values.append(Value(op_name, operands, tuple(sorted(attrs.items())), dtype, shape, pytype))
+            draw(_PadFrom(start, VALUE_CHOICES))
     return tuple(values)
 
 

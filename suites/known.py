@@ -389,12 +389,16 @@ KNOWN: tuple[Known, ...] = (
           "or int16 tensor, float32 += float64) returns the promoted dtype (int64, int16, float64): the FX paths convert "
           "iadd as a promoting add (fx_translator.py, \"iadd\": _binary_op(relax.op.add)) and never cast the result "
           "back to self's dtype, which an in-place op keeps in eager."),
-    Known("tvm-fx-argsort-bfloat16", ("tvm-fx", "tvm-dynamo"), "bug", r"/mismatch/values: int64( 0-d)? @argsort$",
+    Known("tvm-fx-argsort-bfloat16", ("tvm-fx", "tvm-dynamo"), "bug",
+          r"/mismatch/values: (int64( 0-d)? @argsort|bfloat16( 0-d)? @sort)$",
           "torch.argsort of a bfloat16 tensor returns indices that do not sort it, and differ from call to call (the "
           "argsort of [1, 1, 1, 0, 1, 0, 0, 1] along its only dim comes back [7, 6, 1, 2, 5, 3, 0, 4]; eager "
           "[3, 5, 6, 0, 1, 2, 4, 7]; a stable argsort of eight equal values comes back [4, 7, 6, 5, 0, 1, 2, 3], eager "
           "[0, ..., 7]); float32 is right. Seen through relax_dynamo (the _argsort converter, shared "
-          "with from_fx; from_exported_program rejects argsort.stable)."),
+          "with from_fx; from_exported_program rejects argsort.stable). torch.sort goes through the same argsort "
+          "(base_fx_graph_translator.py _sort: relax.op.argsort, then gather_elements), so a bfloat16 sort comes "
+          "back unsorted: sort of [[3, 1, 2], [0.5, -1, 2.5]] along dim 1, descending, gives values "
+          "[[2, 3, 1], [0.5, -1, 2.5]], eager [[3, 2, 1], [2.5, 0.5, -1]]; float32 and float16 are right."),
     Known("tvm-true-divide-then-leaky-relu-import", TVM, "bug",
           r"TypeError: ir\.Op\(relax\.nn\.leakyrelu\) requires the input tensor to have float dtype",
           "leaky_relu of a true division of bool or integer tensors (`leaky_relu(torch.div(mask, mask + 1))`; eager "
@@ -663,6 +667,13 @@ KNOWN: tuple[Known, ...] = (
           "mul-softmax pattern's extra check _other_is_broadcasted_in_dim (torch/_inductor/fx_passes/joint_graph.py) "
           "indexes the empty shape list of a 0-d operand with dim -1 (its bounds check only catches d >= ndim).",
           "", ("compile-on-call",)),
+    Known("inductor-float-floor-divide-rounded-quotient", ("inductor",), "bug",
+          r"^inductor/judge/mismatch/values: (float16|bfloat16|float32|float64)( 0-d)? @(floordiv_scalar|floor_div)$",
+          "Floor division of floats floors the quotient after rounding it: x // 0.1 of x = 1 gives 10 (the float32 "
+          "quotient 9.99999985 rounds to 10.0) where eager and Python give 9, the floor of the exact quotient. "
+          "Inductor lowers it to floor(div_rn(a, b)) (torch/_inductor/lowering.py, div_mode); eager uses its "
+          "fmod-based div_floor. Silently one too high wherever the exact quotient lies just below an integer.",
+          "https://github.com/pytorch/pytorch/issues/197895"),
     Known("onnx-clamp-bool-float-bounds", ("onnx",), "bug",
           r"/onnx-export/crash/ConversionError: RuntimeError: Cannot find a compatible OpOverload for aten\.clamp "
           r"with the provided arguments",
@@ -734,11 +745,30 @@ KNOWN: tuple[Known, ...] = (
           "EPYC gives False; the entry is replayed only on CPUs with avx512f (meta cpu_flags), the instruction set "
           "taken to be the difference (the JIT kernels differ by it)."),
     Known("openvino-uint8-arith-saturates", ("openvino",), "bug",
-          r"/mismatch/values: uint8( 0-d)? @(add|sub|mul|add_scalar|sub_scalar|mul_scalar|add_buffer)$",
+          r"/mismatch/values: uint8( 0-d)? @(add|sub|mul|add_scalar|sub_scalar|mul_scalar|add_buffer|neg|square)$",
           "uint8 add, sub and mul saturate instead of wrapping modulo 256: x + 10 of 250 gives 255 (eager 4), "
           "x - 3 of 1 gives 0 (eager 254), and x + -2 (the -2 made a uint8 254, as eager does) gives 255 for "
           "every x >= 2 (eager x - 2). convert_model emits a plain u8 Add/Subtract/Multiply; the CPU plugin's "
-          "8-bit eltwise kernels clamp the result (int8 too; int16 and int32 wrap). Silently wrong values."),
+          "8-bit eltwise kernels clamp the result (int8 too; int16 and int32 wrap). Silently wrong values. "
+          "neg and square are the same kernels: -x of uint8 is converted to Multiply(x, 255) (-2 gives 255, "
+          "eager 254) and x.square() to Power(x, 2) (16 squared gives 255, eager 0; x * x gives 255 too)."),
+    Known("openvino-zero-size-buffer-setitem-sigfpe", ("openvino",), "bug",
+          r"^openvino/compile-or-run/crash/WorkerDied: the worker process died: signal SIGFPE "
+          r"@(\w+\+)*buffer_update(\+\w+)* on [\w/]+ 0-size$",
+          "A slice assignment into a 0-size buffer (self.s[0:1] = x, s of shape (2, 0), x of shape (1, 0); eager "
+          "leaves s as it is) kills convert_model with SIGFPE, in every dtype: the buffer is a constant, and "
+          "ConstantFolding (apply_moc_transformations) folds a Broadcast of an empty tensor from the slice_scatter "
+          "(ScatterNDUpdate) + copy_ subgraph; BroadcastBase::evaluate_broadcast divides by zero (gdb backtrace). A "
+          "hand-built Broadcast(Constant of shape (2, 0), [2, 0]) does it too. copy_ or add_ of a whole 0-size "
+          "buffer runs."),
+    Known("openvino-zero-d-buffer-copy-segfault", ("openvino",), "bug",
+          r"^openvino/compile-or-run/crash/WorkerDied: the worker process died: signal SIGSEGV @buffer_update "
+          r"on [\w/]+$",
+          "self.s.copy_(x) of a 0-d buffer from a 0-d input, the buffer returned (eager returns x's value), kills "
+          "compile_model with SIGSEGV in the CPU plugin, in every dtype: the copy_ translator emits "
+          "Broadcast(x, ShapeOf(s)), folded to Broadcast(Parameter of shape (), []), and the CPU plugin crashes on "
+          "a Broadcast of a 0-d Parameter to shape () (a hand-built Parameter -> Broadcast(target []) -> Result "
+          "does it too). A computed 0-d source, a (1,) buffer, or add_/mul_/clamp_ of the 0-d buffer run."),
     Known("openvino-bfloat16-inf-constant-finite", ("openvino",), "bug",
           r"^openvino/judge/mismatch/values: bool( 0-d)? @isfinite$",
           "torch.isfinite of a bfloat16 tensor returns True for +-inf (eager False): the export decomposes it to "

@@ -1,0 +1,80 @@
+# buffer_update: WorkerDied: the worker process died: signal SIGSEGV @buffer_update on int8 (openvino)
+# openvino 2026.4.1, torch 2.13.0+cpu. Exits 1 while the bug reproduces.
+import os, signal, subprocess, sys
+
+if "REPRO_CHILD" not in os.environ:  # a native crash kills its process: run in a child, say how it ended
+    code = subprocess.run([sys.executable, __file__], env={**os.environ, "REPRO_CHILD": "1"}, timeout=600).returncode
+    print(f"the frontend's process ended with {signal.Signals(-code).name if code < 0 else f'exit code {code}'}")
+    sys.exit(1 if code else 0)
+
+import torch
+import openvino
+from torch.utils import _pytree as pytree
+
+
+def to_ov(tensor):
+    import openvino
+
+    tensor = tensor.detach().cpu().contiguous()
+    if tensor.dtype == torch.bfloat16:
+        return openvino.Tensor(tensor.view(torch.int16).numpy(), list(tensor.shape), openvino.Type.bf16)
+    return openvino.Tensor(tensor.numpy())
+
+
+def from_ov(tensor):
+    import openvino
+
+    data = tensor.data.copy()
+    if tensor.element_type == openvino.Type.bf16:  # numpy has no bfloat16: raw 16-bit words
+        return torch.from_numpy(data.view("int16")).view(torch.bfloat16)
+    return torch.from_numpy(data)
+
+
+def infer(compiled, exported, args, kwargs):
+    from torch.export.graph_signature import InputKind
+    from torch.fx._pytree import tree_flatten_spec
+
+    names = [s.arg.name for s in exported.graph_signature.input_specs if s.kind == InputKind.USER_INPUT]
+    flat = dict(zip(names, tree_flatten_spec((args, kwargs), exported.call_spec.in_spec), strict=True))
+    request = compiled.create_infer_request()
+    for position, port in enumerate(compiled.inputs):
+        # A port has several names; an input also returned as an output may be named
+        # after that output: then it is fed by position (the graph keeps the user's order).
+        name = next((n for n in port.get_names() if n in flat), names[position])
+        request.set_tensor(port, to_ov(flat[name]))
+    request.infer()
+    return [from_ov(request.get_tensor(port)) for port in compiled.outputs]
+
+
+def reassemble(raw, exported):
+    from torch.export.graph_signature import ConstantArgument, OutputKind
+
+    specs = [s for s in exported.graph_signature.output_specs if s.kind == OutputKind.USER_OUTPUT]
+    raw = raw[len(exported.graph_signature.output_specs) - len(specs):]  # buffer mutations come first
+    slots = [not (isinstance(s.arg, ConstantArgument) and s.arg.value is None) for s in specs]
+    if len(raw) != sum(slots):
+        return tuple(raw), False
+    outputs = iter(raw)
+    return pytree.tree_unflatten([next(outputs) if s else None for s in slots], exported.call_spec.out_spec), True
+
+
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer('s0', torch.empty((), dtype=torch.int8))
+
+    def forward(self, x0):
+        self.s0.copy_(x0)
+        v0 = self.s0
+        return v0
+
+
+model = Model().eval()
+with torch.no_grad():  # the weights the suite drew
+    model.s0.copy_(torch.tensor(-5, dtype=torch.int8))
+args, kwargs = (torch.tensor(0, dtype=torch.int8), ), {}
+exported = torch.export.export(model, args, kwargs)
+converted = openvino.convert_model(exported)
+compiled = openvino.compile_model(converted, 'CPU', {'EXECUTION_MODE_HINT': 'ACCURACY', 'INFERENCE_NUM_THREADS': 1})
+actual = reassemble(infer(compiled, exported, args, kwargs), exported)[0]  # re-assembled
+print("no error: the bug is gone")
