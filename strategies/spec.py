@@ -217,6 +217,18 @@ class Case:
                     stack.append(int(operand[1:]))
         return sorted(needed)
 
+    def feeding(self, index: int) -> list[int]:
+        """Indices of the values that feed value ``index`` through its operands, itself
+        left out: what a difference at that value can come from."""
+        found: set[int] = set()
+        stack = [index]
+        while stack:
+            for operand in self.values[stack.pop()].operands:
+                if operand.startswith("v") and int(operand[1:]) not in found:
+                    found.add(int(operand[1:]))
+                    stack.append(int(operand[1:]))
+        return sorted(found)
+
     def ops(self) -> list[str]:
         """Every op the output needs, returned or intermediate."""
         return sorted({self.values[i].op for i in self.used()})

@@ -243,6 +243,14 @@ KNOWN: tuple[Known, ...] = (
           "importer returns the "
           "mutation outputs it otherwise drops. Matched only where the adapter saw leaves come back from an export "
           "whose out_spec has none.", note=r"^returned [1-9]\d* leaves, the export's out_spec has 0$"),
+    Known("tvm-ep-slice-assign-not-written-back", ("tvm-ep",), "bug", r"^tvm-ep/judge/mismatch/values: \w+ @buffer_update$",
+          "With run_ep_decomposition=False, a slice assignment into a buffer and a read of the buffer after it "
+          "(`self.s[:, 0:1] = x; return self.s`, s zeros of shape (2, 2), x = [[1], [2]]: eager returns "
+          "[[1, 0], [2, 0]]) return the buffer's old contents ([[0, 0], [0, 0]]). The undecomposed export has "
+          "aten.slice and aten.copy_ on that view; the importer's _copy_ (base_fx_graph_translator.py) only rebinds "
+          "the slice node to the source, so the base tensor never sees the write (a local `t = x.clone(); "
+          "t[:, 0:1] = y; return t` comes back unchanged too). With the default decomposition (slice_scatter) the "
+          "output is right; the buffer itself not being updated is tvm-ep-mutations-dropped."),
     Known("tvm-fx-var-std-no-correction", ("tvm-fx", "tvm-dynamo"), "bug", r"/mismatch/values: float\d+ @(var|std)$",
           "torch.var and torch.std ignore Bessel's correction on the FX paths: var([1, 2, 4]) comes back 1.5556 "
           "(the population variance), PyTorch's default (correction=1) is 2.3333. from_exported_program, which "
@@ -287,6 +295,18 @@ KNOWN: tuple[Known, ...] = (
           "abs (or norm(p=1)) of a bool tensor divided by a Python number (`(mask / -2).abs()`) fails the build: "
           "the true division is not promoted to float (see tvm-int-true-divide-not-promoted), so abs is emitted "
           "on a bool tensor. Eager computes it in float32."),
+    Known("tvm-bool-div-mode-then-logical-build", TVM, "bug",
+          r"/build/crash/InternalError: Check failed: \((lhs|rhs|arg)\.ty\(\)\.MatchesCode\([\w:, ]+\)\) is false: "
+          r"Expected (boolean|integer) argument (as [LR]HS of|for) \S+ operator \((logical (OR|AND|NOT)|bitwise XOR)\), "
+          r"but received T\.te\.tensor_load",
+          "torch.div(mask, x, rounding_mode='trunc' or 'floor') of a bool tensor by a float tensor (float32 in "
+          "eager), then logical_or / logical_and / logical_xor / logical_not of it, fails the build "
+          "(`torch.logical_or(torch.div(torch.tensor(True), x, rounding_mode='trunc'), x)`; eager gives a bool "
+          "tensor): the importer's _div emits relax.op.divide / floor_divide on the bool and float operands "
+          "unpromoted, Relax infers the result bool (the lhs's dtype) while the legalized kernel computes in float, "
+          "and the logical op, which casts only operands not already typed bool, gets a float operand: "
+          "tvm::logical_or's boolean check fails. The division alone runs and is right; an int numerator fails at "
+          "import (tvm-binary-op-no-type-promotion).", "", ("build",)),
     Known("tvm-finiteness-op-dtype", TVM, "bug",
           r"/build/crash/InternalError: Data type T\.\w+ not supported for (finiteness ops|isnan op|isinf op)",
           "isfinite/isnan/isinf of a bool or bfloat16 tensor fails the build with an InternalError (the legalization "
@@ -579,8 +599,19 @@ KNOWN: tuple[Known, ...] = (
           "float32: the exporter's type-promotion pass computes them in float32 and casts back, but the ONNX graph "
           "outputs are taken by the export's output-spec names, which still name the node before the cast "
           "(torch/onnx/_internal/exporter/_core.py, values[spec.arg.name]). Used inside the graph, the cast is kept."),
-    Known("onnx-uint8-shift-signed", ("onnx",), "bug", r"/mismatch/dtype: torch\.uint8 -> torch\.int8 @lshift_scalar",
-          "uint8 << k comes back int8: the export computes the shift in a signed type; eager keeps uint8."),
+    Known("onnx-float-remainder-rounded-quotient", ("onnx",), "bug",
+          r"^onnx/judge/mismatch/values: (float16|bfloat16|float32|float64)( 0-d)? @mod_scalar$",
+          "x % s with a float scalar takes the floor of the rounded quotient: uint8 x = 1 % (1/3) gives 0.0 where "
+          "eager gives 0.3333333 (the float32 scalar 0.33333334 divides 1 just under 3 times, and eager's "
+          "remainder is exact). torchlib's aten_remainder computes x - floor(x / y) * y, like its floor_divide, "
+          "off by one whenever the exact quotient lies just below an integer.",
+          "https://github.com/microsoft/onnxscript/issues/989"),
+    Known("onnx-uint8-shift-signed", ("onnx",), "bug",
+          r"/mismatch/dtype: torch\.uint8 -> torch\.int8 @(lshift_scalar|rshift_scalar)$",
+          "uint8 << k and uint8 >> k come back int8 (x << 1 of [200, 3, 255] gives [-112, 6, -2], x >> 1 gives "
+          "[100, 1, 127] as int8); eager keeps uint8. torchlib's aten_bitwise_left_shift and "
+          "aten_bitwise_right_shift pick the output type by bit width alone and cast the result to the signed "
+          "one (8 bits: INT8), whatever the input's signedness."),
     Known("openvino-unconverted-op", ("openvino",), "unsupported",
           r"/convert/crash/OpConversionFailure: Check 'false' failed at src/frontends/common_translators/src/"
           r"unconverted_ops_report\.cpp",

@@ -361,8 +361,10 @@ def _root_cause(backend: Backend, case: Case, options: dict[str, Any], path: str
     index = _value_at(case, path)[0]
     if index is None:
         return {}
-    ancestors = [i for i in replace(case, output=Ref(index)).used() if i != index]
-    for i in ancestors:
+    # Only what feeds the value: a mutation elsewhere in the model (a buffer updated from
+    # a later value of the same chain) does not make the value differ, and blaming it
+    # named ops after the cause (a uint8 shift's lost dtype was put on the flip after it).
+    for i in case.feeding(index):
         value = case.values[i]
         if value.op in ("input", "parameter", "buffer") or value.dtype is None:
             continue
