@@ -12,7 +12,8 @@ of cases two or more ops deep, 10-20% computing nothing, a draw under 10 ms of C
 (on a shared machine the wall clock counts the other processes too). Then the median
 time to draw one
 (``data.draw(cases())`` alone, timed inside a ``@given`` test so Hypothesis's own
-per-example bookkeeping is left out), to materialize it (module and inputs), and to
+per-example bookkeeping is left out, after ``WARM_UP_DRAWS`` random draws that pay the
+process's first calls of each kernel), to materialize it (module and inputs), and to
 ``torch.export.export`` it (exportable cases only, after one warm-up export that pays
 the process's one-time import and initialisation cost), with the ratio
 (draw + materialize) / export of the medians: how the generator's cost per case
@@ -83,11 +84,20 @@ def _timed(fn: Any, *args: Any) -> tuple[Any, float]:
     return result, time.perf_counter() - start
 
 
+#: Random draws before the measured ones, as a run's first cases are.
+WARM_UP_DRAWS = 300
+
+
 def _warm_up() -> None:
     # The first export imports and initialises dynamo and friends (seconds): a
     # one-time cost of the process, not of a case.
     model, args, kwargs = materialize(Case((Input("x0", "float32", ()),), (Value("input", ("x0",)),), Ref(0)))
     torch.export.export(model, args, kwargs)
+    # The first draws of a process load torch's kernels for each op and dtype the type
+    # inference runs on (a meta kernel's first call imports its Python); a run pays that
+    # once, in its first cases. Random draws, not the measured ones: their own types are
+    # not put in the caches beforehand.
+    draw_cases(WARM_UP_DRAWS, derandomize=False)
 
 
 def _ms(values: list[float], q: float) -> str:

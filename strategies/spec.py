@@ -209,25 +209,24 @@ class Case:
         """Indices of the values the result needs: returned, mutating state (which is part
         of the result), or feeding one that is."""
         needed = set(self.refs()) | set(self.mutations())
-        stack = list(needed)
-        while stack:
-            for operand in self.values[stack.pop()].operands:
-                if operand.startswith("v") and int(operand[1:]) not in needed:
-                    needed.add(int(operand[1:]))
-                    stack.append(int(operand[1:]))
-        return sorted(needed)
+        return sorted(needed | self._feeding(needed))
 
     def feeding(self, index: int) -> list[int]:
         """Indices of the values that feed value ``index`` through its operands, itself
         left out: what a difference at that value can come from."""
+        return sorted(self._feeding({index}))
+
+    def _feeding(self, indices: set[int]) -> set[int]:
+        """The values that feed ``indices`` through their operands (an operand always
+        names an earlier value, so none feeds itself)."""
         found: set[int] = set()
-        stack = [index]
+        stack = list(indices)
         while stack:
             for operand in self.values[stack.pop()].operands:
                 if operand.startswith("v") and int(operand[1:]) not in found:
                     found.add(int(operand[1:]))
                     stack.append(int(operand[1:]))
-        return sorted(found)
+        return found
 
     def ops(self) -> list[str]:
         """Every op the output needs, returned or intermediate."""

@@ -130,8 +130,14 @@ KNOWN: tuple[Known, ...] = (
     Known("tvm-bool-scalar-build", TVM, "bug",
           r"(LLVM module verification failed|MatchesCode\(DLDataTypeCode::kDLFloat\))",
           "Build fails on graphs of bool values (comparisons of 0-d/bool inputs, bool parameters)."),
-    Known("tvm-zero-size-build", TVM, "bug", r"(Divide by zero|IndexError: Index N out of bounds N)",
-          "Build fails on ops over 0-size dims (cumsum, views of empty tensors)."),
+    Known("tvm-zero-size-build", TVM, "bug", r"IndexError: Index N out of bounds N",
+          "Build (or import) fails with an IndexError on ops over 0-size dims (cumsum, views of empty tensors, an "
+          "embedding of an empty index)."),
+    Known("tvm-int-float-scalar-truncated-divide-by-zero", TVM, "bug",
+          r"InternalError: Check failed: pb->value != N \(N vs\. N\) : Divide by zero",
+          "An integer tensor divided (/, //, %) by a Python float below 1 fails the build: the scalar is cast to the "
+          "tensor's integer dtype, 0.75 becomes 0, and the arithmetic simplifier stops on the division by zero. "
+          "Eager promotes to float (uint8 // 0.75 is a float32 tensor)."),
     Known("tvm-zero-size-matmul-reshape", TVM, "bug", r"Reshape expects the new shape to be convertible",
           "matmul over a 0-size inner dim ((1, 0) @ (0, 1)) fails to build: a reshape from 0 to 1 elements."),
     Known("tvm-fx-unit-tuple-unwrapped", ("tvm-fx",), "bug", r"/mismatch/container_type: (tuple|list)",
