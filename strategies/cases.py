@@ -439,11 +439,11 @@ def _operand_candidates(arity: int, names: tuple[str, ...]) -> tuple[tuple[str, 
 
 
 def _operand_names(op: Op, types: dict[str, Type], mutated: frozenset[str],
-                   names_by_kind: dict[int, tuple[str, ...]] | None = None) -> tuple[str, ...]:
+                   names_by_kind: dict[int, tuple[str, ...]]) -> tuple[str, ...]:
     """The names ``op`` may read; ``names_by_kind`` keeps them for ops of one kind
     (``_KINDS``) while ``types`` and ``mutated`` stay as they are (one value's draw)."""
     kind = _KINDS[op.name]
-    if names_by_kind is not None and kind in names_by_kind:
+    if kind in names_by_kind:
         return names_by_kind[kind]
     if op.takes_tuples:
         names = tuple(n for n, t in types.items() if isinstance(t, TupleType))
@@ -452,15 +452,14 @@ def _operand_names(op: Op, types: dict[str, Type], mutated: frozenset[str],
         names = tuple(n for n, t in types.items() if isinstance(t, TensorType) and (op.complex_ok or not t.is_complex)
                       and (op.nonfinite_ok or not t.nonfinite)
                       and (not op.inputs_only or n.startswith("x") and n not in mutated))
-    if names_by_kind is not None:
-        names_by_kind[kind] = names
+    names_by_kind[kind] = names
     return names
 
 
 def _operand_choices(op: Op, types: dict[str, Type], read: frozenset[str], mutated: frozenset[str], *,
                      first_only: bool = False, banned: frozenset[str] = frozenset(),
                      focus: str | None = None,
-                     names_by_kind: dict[int, tuple[str, ...]] | None = None) -> list[tuple[str, ...]]:
+                     names_by_kind: dict[int, tuple[str, ...]]) -> list[tuple[str, ...]]:
     """The operand tuples on which ``op`` is defined; with ``first_only``, at most one
     (``_Feeds`` asks so of ops that mutate; of the others it asks by types).
 
@@ -788,7 +787,9 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
             # draw shrinks to, is a free choice among the inputs and every earlier value.
             sinks = _sinks(values, consumed)
             focus = f"v{sinks[-1]}" if sinks and draw(_choice("read the deepest sink", 0, 7)) else None
-            state = (types, frozenset(read), frozenset(mutated), {})  # the last: names per kind, shared
+            read_now, mutated_now = frozenset(read), frozenset(mutated)
+            names_by_kind: dict[int, tuple[str, ...]] = {}  # shared by every question about this value
+            state = (types, read_now, mutated_now, names_by_kind)
             feeds = _Feeds(ops, *state, banned, focus) if focus is not None else None
             if feeds is None or not feeds.any(computing=True):
                 # Free, or nothing reads the sink: it stays an output candidate.
@@ -813,8 +814,8 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
                     op_name = _pick(aim.ops, aimed, aimed_at)
                     op_banned, focus = aim.banned[op_name], on_focus
             op = OPS[op_name]
-            choices = _operand_choices(op, *state[:3], banned=op_banned, focus=focus if op.arity else None,
-                                       names_by_kind=state[3])
+            choices = _operand_choices(op, types, read_now, mutated_now, banned=op_banned,
+                                       focus=focus if op.arity else None, names_by_kind=names_by_kind)
             operands = _draw_stable(draw, "operands", _operand_candidates(op.arity, names), choices)
             operand_types = tuple(types[n] for n in operands)
             attrs = op.draw_attrs(draw, operand_types) if op.draw_attrs else {}
