@@ -34,6 +34,7 @@ from .ops import (
     recorded,
     value_type,
 )
+from .ops.base import DIRECT, choice
 from .spec import (
     CONTAINER_KINDS,
     INPUT_TREE_KINDS,
@@ -58,39 +59,6 @@ ALL_DTYPES = ("float32", *(d for d in FLOATS if d != "float32"), *INTS, "bool")
 _KEYS = ("a", "b", "c", "logits", "hidden_states", "loss", "past_key_values", "z")
 
 
-class _Choice(st.SearchStrategy):
-    """An integer in ``[low, high]``, named for what it decides; it shrinks to ``low``,
-    as ``st.integers`` does.
-
-    Drawn through ``_direct``, a choice is one node and no span: a span per choice cost
-    a twentieth of a draw and served only the engine's mutations, which copied the choices
-    of one span over another of the same label (a purpose's label kept a seed from
-    landing on an op index). The suite draws without them (``strategies/draws.py``).
-    Drawn as a strategy (``draw(strategy)`` of Hypothesis's own), it has the label of
-    its purpose."""
-
-    def __init__(self, purpose: str, low: int, high: int, *, unused: bool = False) -> None:
-        super().__init__()
-        self._purpose, self._low, self._high, self._unused = purpose, low, high, unused
-
-    def calc_label(self) -> int:
-        return calc_label_from_name(f"roundtrip choice: {self._purpose}")
-
-    def __repr__(self) -> str:
-        return f"_choice({self._purpose!r}, {self._low}, {self._high}{', unused=True' if self._unused else ''})"
-
-    def do_draw(self, data: Any) -> int:
-        # An unused choice (a side past the rank, padding) keeps its place in the case
-        # but is forced to ``low``: the shrinker has nothing to spend its budget on
-        # (500 shrinks) there, and a mutation cannot copy anything into it.
-        return data.draw_integer(self._low, self._high, forced=self._low if self._unused else None)
-
-
-@functools.cache
-def _choice(purpose: str, low: int, high: int, *, unused: bool = False) -> _Choice:
-    return _Choice(purpose, low, high, unused=unused)
-
-
 class _PadFrom(st.SearchStrategy):
     """Choices that mean nothing, up to ``total`` since the ``start``-th choice of the
     case; drawn with ``start=None``, it draws nothing and gives the count so far."""
@@ -108,7 +76,7 @@ class _PadFrom(st.SearchStrategy):
     def do_draw(self, data: Any) -> int:
         if self._start is not None:
             for _ in range(self._total - (len(data.nodes) - self._start)):
-                data.draw_integer(0, 2**31 - 1, forced=0)  # see _Choice: unused
+                data.draw_integer(0, 2**31 - 1, forced=0)  # see Choice: unused
         return len(data.nodes)
 
 
@@ -118,7 +86,7 @@ def _direct(draw: Callable) -> Callable:
     strategy draw pays for (a case draws over a hundred choices and a few dozen spans,
     and that overhead was a third of a draw's cost). A ``_Span`` keeps its span (the
     shrinker deletes or lifts it whole); a choice or padding is drawn with none (see
-    ``_Choice``). Anything else goes to ``draw``."""
+    ``Choice``). Anything else goes to ``draw``."""
     data = draw.__self__
 
     def direct(strategy: st.SearchStrategy) -> Any:
@@ -184,7 +152,7 @@ def _spanned(function: Callable) -> Callable[..., _Span]:
 VALUE_CHOICES = 8
 _VALUE_SPAN = calc_label_from_name("roundtrip span: a program's value")
 _COUNT = _PadFrom(None, 0)
-_DIRECT = (_Choice, _PadFrom)
+_DIRECT = (*DIRECT, _PadFrom)
 
 
 def padded(draw: Callable, total: int, function: Callable[[Callable], Any]) -> Any:
@@ -200,7 +168,7 @@ def padded(draw: Callable, total: int, function: Callable[[Callable], Any]) -> A
     return out
 
 
-def _check_choice(name: str, given: Sequence[str] | None, allowed: Sequence[str]) -> tuple[str, ...]:
+def _checkchoice(name: str, given: Sequence[str] | None, allowed: Sequence[str]) -> tuple[str, ...]:
     if given is None:
         return tuple(allowed)
     if isinstance(given, str) or not given:
@@ -221,7 +189,7 @@ def _check_int(name: str, value: Any, low: int, high: int) -> int:
 def dtypes(*, allowed: Sequence[str] | None = None, include_complex: bool = False) -> st.SearchStrategy[str]:
     """Names of torch dtypes; shrinks to float32."""
     pool = (*ALL_DTYPES, *COMPLEX) if include_complex else ALL_DTYPES
-    return st.sampled_from(_check_choice("dtypes", allowed, pool))
+    return st.sampled_from(_checkchoice("dtypes", allowed, pool))
 
 
 def shapes(*, max_rank: int = 4, max_side: int = 3, allow_empty: bool = True) -> st.SearchStrategy[tuple[int, ...]]:
@@ -254,14 +222,14 @@ ShapeRule = tuple[str, int, int, bool]
 
 
 # A side is drawn for every dim up to max_rank, those past the rank unused (forced, see
-# _Choice): a block of fixed length, so that a shrunk rank leaves the choices after the
+# Choice): a block of fixed length, so that a shrunk rank leaves the choices after the
 # shape in their places.
 @_spanned
 def _shape(draw: Callable, rule: ShapeRule) -> tuple[int, ...]:
     size_class, max_rank, max_side, allow_empty = rule
-    rank = draw(_choice("rank", 0, max_rank))
+    rank = draw(choice("rank", 0, max_rank))
     if size_class == "large":
-        picks = [draw(_choice("large side", 0, len(LARGE_SIDES), unused=d >= rank)) for d in range(max_rank)]
+        picks = [draw(choice("large side", 0, len(LARGE_SIDES), unused=d >= rank)) for d in range(max_rank)]
         shape: list[int] = []
         room = MAX_NUMEL
         for k in picks[:rank]:
@@ -270,10 +238,10 @@ def _shape(draw: Callable, rule: ShapeRule) -> tuple[int, ...]:
             room //= max(side, 1)
         return tuple(shape)
     if not allow_empty:
-        return tuple(draw(_choice("small side", 1, max_side, unused=d >= rank)) for d in range(max_rank))[:rank]
+        return tuple(draw(choice("small side", 1, max_side, unused=d >= rank)) for d in range(max_rank))[:rank]
     # About one dim in 16 is 0-size: common enough to find 0-size bugs, rare enough that
     # they do not drown everything else. Shrinks to 1, not 0.
-    picks = [draw(_choice("small side or 0", 0, 15, unused=d >= rank)) for d in range(max_rank)]
+    picks = [draw(choice("small side or 0", 0, 15, unused=d >= rank)) for d in range(max_rank)]
     return tuple(0 if v == 15 else 1 + v * max_side // 15 for v in picks[:rank])
 
 
@@ -282,7 +250,7 @@ def input_specs(*, dtypes_: Sequence[str] | None = None, max_inputs: int = 3,
     """Positional and keyword inputs of ``dtypes_`` (default every dtype but complex); the
     first is always positional."""
     _check_int("max_inputs", max_inputs, 1, 8)
-    pool = _check_choice("dtypes", dtypes_, (*ALL_DTYPES, *COMPLEX))
+    pool = _checkchoice("dtypes", dtypes_, (*ALL_DTYPES, *COMPLEX))
     shape = shapes_ if shapes_ is not None else shapes()
     return _inputs(pool, pool, shape, max_inputs)
 
@@ -306,15 +274,15 @@ def _input(draw: Callable, i: int, every_dtype: tuple[str, ...], allowed_dtypes:
            shape: st.SearchStrategy[tuple[int, ...]]) -> Input | None:
     # Three inputs in five go on to one more (about two inputs a case, as st.lists drew);
     # stopping is where the draw shrinks to.
-    if i and draw(_choice("one more input", 0, 4)) < 2:
+    if i and draw(choice("one more input", 0, 4)) < 2:
         return None
     dtype = _draw_stable(draw, "input dtype", every_dtype, allowed_dtypes)
     drawn_shape = draw(shape)
-    keyword = i > 0 and draw(_choice("keyword input", 0, 1)) == 1
+    keyword = i > 0 and draw(choice("keyword input", 0, 1)) == 1
     # An input's value domain: ``small`` half the time (where every op is defined, so
     # programs stay long) and where the draw shrinks to; one not applying to the dtype
     # (``precise`` for an integer) is ``small``.
-    domain = DOMAINS[max(0, draw(_choice("input domain", 0, 5)) - 2)]
+    domain = DOMAINS[max(0, draw(choice("input domain", 0, 5)) - 2)]
     return Input(f"x{i}", dtype, drawn_shape, keyword=keyword,
                  domain=domain if domain_applies(domain, dtype) else "small")
 
@@ -332,7 +300,7 @@ def output_trees(
     value reads (a program's results), the end of the longest chain last: leaves prefer them, so what the program computes
     is returned; ``structural`` are the values it returns as they are (inputs, views,
     state, Python values), each a leaf kind frontends mishandle."""
-    kinds = _check_choice("containers", containers, CONTAINER_KINDS)
+    kinds = _checkchoice("containers", containers, CONTAINER_KINDS)
     _check_int("max_depth", max_depth, 0, 16)
     _check_int("max_leaves", max_leaves, 1, 64)
     _check_int("max_size", max_size, 0, 16)
@@ -367,7 +335,7 @@ def _leaf(draw: Callable, leaves: _Leaves, sibling: int | None) -> Ref:
     newest sink), else a value returned as it is (an input, a view, state, a Python
     value; 2 in 9), else a None value, else a value of the same kind as the sibling
     before it, when the program has one; else any value."""
-    pick = draw(_choice("output leaf kind", 0, 8))
+    pick = draw(choice("output leaf kind", 0, 8))
     kinds = leaves.kinds
     if pick <= 2:
         wanted = list(leaves.sinks[-1:])  # the end of the longest chain
@@ -382,8 +350,8 @@ def _leaf(draw: Callable, leaves: _Leaves, sibling: int | None) -> Ref:
     else:
         wanted = []
     if wanted:
-        return Ref(wanted[draw(_choice("output leaf among wanted", 0, len(wanted) - 1))])
-    return Ref(draw(_choice("output leaf", 0, len(kinds) - 1)))
+        return Ref(wanted[draw(choice("output leaf among wanted", 0, len(wanted) - 1))])
+    return Ref(draw(choice("output leaf", 0, len(kinds) - 1)))
 
 
 # Each node is a draw of its own: the shrinker can then put a node in its parent's place
@@ -394,10 +362,10 @@ def _node(draw: Callable, leaves: _Leaves, kinds: tuple[str, ...], max_depth: in
     # Real models mostly return containers: the root is one 7 times in 8, each
     # level below less often. The draw shrinks to 0: a leaf.
     level = max_depth - depth_left
-    if depth_left == 0 or budget[0] <= 0 or draw(_choice("output node or leaf", 0, 7)) <= 2 * level:
+    if depth_left == 0 or budget[0] <= 0 or draw(choice("output node or leaf", 0, 7)) <= 2 * level:
         budget[0] -= 1
         return _leaf(draw, leaves, sibling)
-    kind = kinds[draw(_choice("container kind", 0, len(kinds) - 1))]
+    kind = kinds[draw(choice("container kind", 0, len(kinds) - 1))]
     # Items one at a time behind a "one more" draw, as st.lists does: the shrinker
     # deletes any item with its draw (a count drawn first had to shrink together with
     # the deletion, and left items in). Empty containers are kept (a known bug class)
@@ -421,14 +389,14 @@ def _keys(draw: Callable, n: int) -> tuple[str, ...]:
     items (a count fixed by the items), each shrinking to the first key left, so keys
     shrink to ``a``, ``b``, ``c``."""
     left = list(_KEYS)
-    return tuple(left.pop(draw(_choice("key", 0, len(left) - 1))) for _ in range(n))
+    return tuple(left.pop(draw(choice("key", 0, len(left) - 1))) for _ in range(n))
 
 
 # The "one more" draw and the item it lets in are one span, which the shrinker deletes whole.
 @_spanned
 def _item(draw: Callable, leaves: _Leaves, kinds: tuple[str, ...], max_depth: int, depth_left: int,
           budget: list[int], max_size: int, after_first: bool, sibling: int | None) -> Tree | None:
-    if not draw(_choice("one more output item", 0, 2 if after_first else 15)):
+    if not draw(choice("one more output item", 0, 2 if after_first else 15)):
         return None
     return draw(_node(leaves, kinds, max_depth, depth_left, budget, max_size, sibling))
 
@@ -526,7 +494,7 @@ def _draw_stable(draw: Callable, purpose: str, every: Sequence[Any], allowed: Co
     (``_pick``). One choice over a range that does not depend on ``allowed``, drawn
     whether or not it hits: a value's choices keep their places.
     """
-    return _pick(every, allowed, draw(_choice(purpose, 0, len(every) - 1)))
+    return _pick(every, allowed, draw(choice(purpose, 0, len(every) - 1)))
 
 
 def _pick(every: Sequence[Any], allowed: Collection[Any], index: int) -> Any:
@@ -564,6 +532,20 @@ def _probe_order(n: int, index: int) -> Iterator[int]:
         rest[j] = rest[k - 1]
 
 
+class _Scope:
+    """What one value of a program may read (the types of the inputs and values so far,
+    the names read and mutated so far), and what its questions found, kept while the
+    value is drawn: every ``_Feeds`` of the value (free, on the sink, aimed) shares them."""
+
+    def __init__(self, types: dict[str, Type], read: frozenset[str], mutated: frozenset[str]) -> None:
+        self.types, self.read, self.mutated = types, read, mutated
+        self.names_by_kind: dict[int, tuple[str, ...]] = {}  # see _operand_names
+        #: (kind, focus): one name per type among the names ops of that kind (_KINDS) may read.
+        self.pools: dict[tuple[int, str | None], tuple[str, ...]] = {}
+        #: (kind, banned, focus): the pool's types as a first and as a later operand.
+        self.typed: dict[tuple, tuple[tuple[Type, ...], tuple[Type, ...]]] = {}
+
+
 class _Feeds:
     """Which of ``ops`` some operands (inputs or earlier values) can feed; with ``focus``,
     which can read that value, and the leaves that read nothing (a None, a constant, a
@@ -576,17 +558,14 @@ class _Feeds:
     the value being drawn; ``_accepted`` keeps them across values and cases.
     """
 
-    def __init__(self, ops: tuple[str, ...], types: dict[str, Type], read: frozenset[str],
-                 mutated: frozenset[str], names_by_kind: dict[int, tuple[str, ...]],
-                 banned: dict[str, frozenset[str]], focus: str | None = None) -> None:
-        self._ops, self._types, self._read, self._mutated = _op_set(ops), types, read, mutated
-        self._names_by_kind = names_by_kind
+    def __init__(self, ops: tuple[str, ...], scope: _Scope, banned: dict[str, frozenset[str]],
+                 focus: str | None = None) -> None:
+        self._ops, self._scope = _op_set(ops), scope
+        self._types, self._read, self._mutated = scope.types, scope.read, scope.mutated
         self._banned, self._focus = banned, focus
         self._by_family = _by_family(ops)
         self._answers: dict[str, bool] = {}
         self._families: dict[str, bool] = {}
-        self._pools: dict[int, tuple[str, ...]] = {}  # the names ops of one kind (_KINDS) may read
-        self._typed: dict[tuple, tuple[tuple[Type, ...], tuple[Type, ...]]] = {}  # as a first and a later operand
 
     def __contains__(self, name: object) -> bool:
         if name not in self._ops:
@@ -600,22 +579,22 @@ class _Feeds:
         focus, types = self._focus, self._types
         if op.arity == 0:
             return focus is None or op.family in STRUCTURAL_FAMILIES
-        kind = _KINDS[op.name]
-        pool = self._pools.get(kind)
+        kind, scope = _KINDS[op.name], self._scope
+        pool = scope.pools.get((kind, focus))
         if pool is None:
-            pool = self._pools[kind] = _one_per_type(_operand_names(op, types, self._mutated, self._names_by_kind),
-                                                     types, focus)
+            pool = scope.pools[kind, focus] = _one_per_type(
+                _operand_names(op, types, self._mutated, scope.names_by_kind), types, focus)
         banned = self._banned.get(op.name, _NOTHING)
         if op.mutates:
             return bool(_operand_choices(op, types, self._read, self._mutated, first_only=True, banned=banned,
-                                         focus=focus, names_by_kind=self._names_by_kind))
+                                         focus=focus, names_by_kind=scope.names_by_kind))
         # What _operand_choices(first_only=True) answers, asked of types, not names (the
         # answer depends on the types alone), each kind's found once per banned dtypes.
-        typed = self._typed.get((kind, banned))
+        typed = scope.typed.get((kind, banned, focus))
         if typed is None:
             others = tuple(types[n] for n in pool)  # distinct but for the focus: a repeat asks twice
             firsts = tuple(t for t in others if not banned or getattr(t, "dtype", None) not in banned)
-            typed = self._typed[kind, banned] = firsts, others
+            typed = scope.typed[kind, banned, focus] = firsts, others
         firsts, others = typed
         name, arity = op.name, op.arity
         if focus is None:
@@ -624,7 +603,9 @@ class _Feeds:
             return False
         at = types[focus]
         for i in range(arity):
-            if i == 0 and at not in firsts:
+            # The focus is among the firsts unless its dtype is banned (its own type is
+            # kept in the pool: _one_per_type's keep), a question cheaper than ``in``.
+            if i == 0 and banned and getattr(at, "dtype", None) in banned:
                 continue
             positions = [firsts, *(others,) * (arity - 1)]
             positions[i] = (at,)
@@ -756,7 +737,7 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
     types: dict[str, Type] = {i.name: domain_type(i.dtype, i.shape, i.domain) for i in inputs}
     every_family = tuple(dict.fromkeys(OPS[name].family for name in every_op))
     families = tuple(f for f in every_family for _ in range(_WEIGHT.get(f, 1)))
-    # A misaligned choice falls back to the first (see _Choice). The first value puts the
+    # A misaligned choice falls back to the first (see Choice). The first value puts the
     # leaves first: the simplest case returns an input as it is. After it, the computing
     # families come first: a choice out of step starts a chain, not one more input.
     # Reading a sink, every family is as likely (the weights are for the leaves).
@@ -768,11 +749,11 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
     mutated: set[str] = set()  # no longer an input as drawn
     # The length first, not a "one more" draw before each value: a case the engine
     # mutates (it copies a span of one choice over another) reads the choices after the
-    # copy out of step, and a choice that does not fit becomes 0 (see _Choice): a 0
+    # copy out of step, and a choice that does not fit becomes 0 (see Choice): a 0
     # that stopped the program cut most mutated cases to one value. Shrinking still
     # ends at one value (the draw shrinks to 0), and an intermediate value goes away when
     # the value reading it reads an input instead (``Case.pruned`` drops it).
-    length = min(max_values, 1 + draw(_choice("program length", 0, 2 * max_values - 1)))
+    length = min(max_values, 1 + draw(choice("program length", 0, 2 * max_values - 1)))
     for k in range(length):
         # Each value takes VALUE_CHOICES choices, padded: an op's attributes take more
         # or fewer, so when the shrinker put a simpler op in a value's place, every value
@@ -786,14 +767,13 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
             # nothing reads yet), so drawn ops chain instead of feeding nothing. 0, where the
             # draw shrinks to, is a free choice among the inputs and every earlier value.
             sinks = _sinks(values, consumed)
-            focus = f"v{sinks[-1]}" if sinks and draw(_choice("read the deepest sink", 0, 7)) else None
+            focus = f"v{sinks[-1]}" if sinks and draw(choice("read the deepest sink", 0, 7)) else None
             read_now, mutated_now = frozenset(read), frozenset(mutated)
-            names_by_kind: dict[int, tuple[str, ...]] = {}  # shared by every question about this value
-            state = (types, read_now, mutated_now, names_by_kind)
-            feeds = _Feeds(ops, *state, banned, focus) if focus is not None else None
+            scope = _Scope(types, read_now, mutated_now)
+            feeds = _Feeds(ops, scope, banned, focus) if focus is not None else None
             if feeds is None or not feeds.any(computing=True):
                 # Free, or nothing reads the sink: it stays an output candidate.
-                focus, feeds = None, _Feeds(ops, *state, banned)
+                focus, feeds = None, _Feeds(ops, scope, banned)
                 if not feeds.any():
                     break
             # Family first, then the op: a family's chance does not grow with its number of
@@ -804,18 +784,18 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
             op_banned = banned.get(op_name, frozenset())
             # One choice in every value of an aiming case: below len(aim.ops) (and 0, where
             # it shrinks to) the value is not aimed, else it names the op aimed at.
-            aimed_at = draw(_choice("coverage: op aimed at, if any", 0, 2 * len(aim.ops) - 1)) - len(aim.ops) if aim else -1
+            aimed_at = draw(choice("coverage: op aimed at, if any", 0, 2 * len(aim.ops) - 1)) - len(aim.ops) if aim else -1
             if aim and aimed_at >= 0:
                 on_focus = focus if getattr(types.get(focus), "dtype", None) == aim.dtype else None
-                aimed = _Feeds(aim.ops, *state, aim.banned, on_focus)
+                aimed = _Feeds(aim.ops, scope, aim.banned, on_focus)
                 if not aimed.any() and on_focus:
-                    on_focus, aimed = None, _Feeds(aim.ops, *state, aim.banned)
+                    on_focus, aimed = None, _Feeds(aim.ops, scope, aim.banned)
                 if aimed.any():
                     op_name = _pick(aim.ops, aimed, aimed_at)
                     op_banned, focus = aim.banned[op_name], on_focus
             op = OPS[op_name]
             choices = _operand_choices(op, types, read_now, mutated_now, banned=op_banned,
-                                       focus=focus if op.arity else None, names_by_kind=names_by_kind)
+                                       focus=focus if op.arity else None, names_by_kind=scope.names_by_kind)
             operands = _draw_stable(draw, "operands", _operand_candidates(op.arity, names), choices)
             operand_types = tuple(types[n] for n in operands)
             attrs = op.draw_attrs(draw, operand_types) if op.draw_attrs else {}
@@ -868,13 +848,13 @@ def cases(
     lists, dicts, a tuple of pairs like a KV cache), beside ``None`` and Python flags and
     numbers, positional or keyword (``parameter_trees``); it shrinks to flat tensor inputs.
     """
-    dtype_pool = _check_choice("dtypes", dtypes, (*ALL_DTYPES, *COMPLEX) if include_complex else ALL_DTYPES)
-    kinds = _check_choice("containers", containers, CONTAINER_KINDS)
-    families = _check_choice("op_families", op_families, FAMILIES)
+    dtype_pool = _checkchoice("dtypes", dtypes, (*ALL_DTYPES, *COMPLEX) if include_complex else ALL_DTYPES)
+    kinds = _checkchoice("containers", containers, CONTAINER_KINDS)
+    families = _checkchoice("op_families", op_families, FAMILIES)
     if "leaf" not in families:
         # Without the leaf family a drawn input may have no applicable op at all.
         raise InvalidArgument(f"op_families={list(op_families or ())!r} must include 'leaf'")
-    op_names = tuple(n for n in _check_choice("ops", ops, tuple(OPS)) if OPS[n].family in families)
+    op_names = tuple(n for n in _checkchoice("ops", ops, tuple(OPS)) if OPS[n].family in families)
     if "input" not in op_names:
         op_names = ("input", *op_names)  # an input can always be returned as it is
     banned: dict[str, frozenset[str]] = {}
@@ -910,20 +890,20 @@ def cases(
     aim_ops = tuple(n for n in op_names if OPS[n].arity and not OPS[n].takes_tuples
                     and OPS[n].family not in STRUCTURAL_FAMILIES)
     small_shapes, large_shapes_ = shapes(max_rank=max_rank, max_side=max_side), large_shapes(max_rank=max_rank)
-    size_classes = _check_choice("sizes", sizes, SIZE_CLASSES)
+    size_classes = _checkchoice("sizes", sizes, SIZE_CLASSES)
 
     @st.composite
     def draw_case(draw: Callable) -> Case:
         draw = _direct(draw)
-        seed = draw(_choice("seed", 0, 2**31 - 1))
+        seed = draw(choice("seed", 0, 2**31 - 1))
         # The size class: small three times in four, and where the draw shrinks to.
-        large = "large" in size_classes and ("small" not in size_classes or draw(_choice("size class", 0, 3)) == 3)
+        large = "large" in size_classes and ("small" not in size_classes or draw(choice("size class", 0, 3)) == 3)
         # Swarm testing (Groce et al., ISSTA 2012): each case leaves out a random part of
         # the op families and of the input dtypes, so that the ones it keeps meet more often than
         # a draw over everything lets them (an int16 clamp, a where over two dtypes).
         # 0, where each mask shrinks to, leaves nothing out; an op keeps its choice index.
-        families_out = draw(_choice("swarm: op families left out", 0, 2 ** len(case_families) - 1))
-        dtypes_out = draw(_choice("swarm: input dtypes left out", 0, 2 ** len(dtype_pool) - 1))
+        families_out = draw(choice("swarm: op families left out", 0, 2 ** len(case_families) - 1))
+        dtypes_out = draw(choice("swarm: input dtypes left out", 0, 2 ** len(dtype_pool) - 1))
         left_out = {f for i, f in enumerate(case_families) if families_out >> i & 1}
         case_ops = tuple(n for n in op_names if n == "input" or OPS[n].family not in left_out)
         case_dtypes = tuple(d for i, d in enumerate(dtype_pool) if not dtypes_out >> i & 1) or dtype_pool
@@ -932,7 +912,7 @@ def cases(
         # so that a rare op x dtype pair (cumsum of an int32, sign of a bool) is met as
         # often as a common one. 0, where the draw shrinks to, aims at nothing. The aim
         # follows the first input's drawn dtype, so that dtype still shrinks on its own.
-        aiming = draw(_choice("coverage: aim at the first input's dtype", 0, len(dtype_pool))) > 0
+        aiming = draw(choice("coverage: aim at the first input's dtype", 0, len(dtype_pool))) > 0
         inputs = draw(_inputs(dtype_pool, case_dtypes, large_shapes_ if large else small_shapes, max_inputs))
         aim = _aims(aim_ops, banned, inputs[0].dtype) if aiming and aim_ops else None
         values = draw(_program(inputs, case_ops, max_ops, names, banned, op_names, aim))
@@ -972,7 +952,7 @@ CONSTANTS: tuple[None | bool | int | float, ...] = (None, True, False, 0.5, 2)
 
 
 def _constant(draw: Callable, purpose: str) -> Const:
-    return Const(CONSTANTS[draw(_choice(purpose, 0, len(CONSTANTS) - 1))])
+    return Const(CONSTANTS[draw(choice(purpose, 0, len(CONSTANTS) - 1))])
 
 
 @st.composite
@@ -982,27 +962,27 @@ def parameter_trees(draw: Callable, inputs: Sequence[Input]) -> tuple[Param, ...
     order (``t0=(x0, (x1, x2))``, ``t1={"a": x0, "b": None}``, a tuple of ``(k, v)`` pairs),
     and constant parameters beside them (``k0=None``, ``k1=True``)."""
     draw = _direct(draw)
-    if not draw(_choice("inputs: as trees", 0, 1)):
+    if not draw(choice("inputs: as trees", 0, 1)):
         return ()
     names, params, position = [i.name for i in inputs], [], 0
     while position < len(names):
-        size = min(len(names) - position, 1 + draw(_choice("inputs: tensors in this tree", 0, 2)))
+        size = min(len(names) - position, 1 + draw(choice("inputs: tensors in this tree", 0, 2)))
         leaves: list[ParamTree] = list(names[position:position + size])
         position += size
-        kind = INPUT_TREE_KINDS[draw(_choice("inputs: tree kind", 0, len(INPUT_TREE_KINDS) - 1))]
-        if draw(_choice("inputs: a constant in the tree", 0, 1)):
-            leaves.insert(draw(_choice("inputs: where the constant goes", 0, len(leaves))),
+        kind = INPUT_TREE_KINDS[draw(choice("inputs: tree kind", 0, len(INPUT_TREE_KINDS) - 1))]
+        if draw(choice("inputs: a constant in the tree", 0, 1)):
+            leaves.insert(draw(choice("inputs: where the constant goes", 0, len(leaves))),
                           _constant(draw, "inputs: tree constant"))
-        if len(leaves) >= 2 and draw(_choice("inputs: pairs, as a cache of (k, v)", 0, 1)):
+        if len(leaves) >= 2 and draw(choice("inputs: pairs, as a cache of (k, v)", 0, 1)):
             leaves = [ParamNode("tuple", tuple(leaves[i:i + 2])) for i in range(0, len(leaves), 2)]
         keys = tuple("abcdefgh"[:len(leaves)]) if kind == "dict" else ()
         # A lone tensor in a container shrinks to staying in it: the tree is what is drawn here.
         tree = leaves[0] if len(leaves) == 1 and isinstance(leaves[0], str) and \
-            draw(_choice("inputs: a lone tensor on its own", 0, 1)) else ParamNode(kind, tuple(leaves), keys)
-        params.append(Param(f"t{len(params)}", tree, bool(draw(_choice("inputs: tree passed by keyword", 0, 1)))))
-    for k in range(draw(_choice("inputs: constant parameters", 0, 2))):
+            draw(choice("inputs: a lone tensor on its own", 0, 1)) else ParamNode(kind, tuple(leaves), keys)
+        params.append(Param(f"t{len(params)}", tree, bool(draw(choice("inputs: tree passed by keyword", 0, 1)))))
+    for k in range(draw(choice("inputs: constant parameters", 0, 2))):
         params.append(Param(f"k{k}", _constant(draw, "inputs: constant parameter"),
-                            bool(draw(_choice("inputs: constant passed by keyword", 0, 1)))))
+                            bool(draw(choice("inputs: constant passed by keyword", 0, 1)))))
     # Positional parameters first: a keyword one may only be followed by keyword ones.
     return tuple(sorted(params, key=lambda p: p.keyword))
 

@@ -1,7 +1,9 @@
-"""The same draws in every process, whatever else it imported, and every case a fresh draw.
+"""The same draws in every process, whatever else it imported, every case a fresh draw,
+and no threads spinning beside a draw.
 
-Two settings of Hypothesis's engine that no ``settings`` option reaches. The suite, its
-tools and its benchmarks apply both (``draw_as_the_suite_does``) before they draw:
+Two settings of Hypothesis's engine that no ``settings`` option reaches, and one of
+torch's. The suite, its tools and its benchmarks apply all three
+(``draw_as_the_suite_does``) before they draw:
 
 * Hypothesis mixes into its draws (one in twenty) integer, float and string constants it
   harvests from every module of the project the process has imported
@@ -18,19 +20,26 @@ tools and its benchmarks apply both (``draw_as_the_suite_does``) before they dra
   repetition where it matters (an op reads the value before it; output leaves repeat
   values), so the copies bought little. Off (``fresh_draws_only``): every generated
   case is a fresh draw. Shrinking is the engine's own, unchanged.
+* The generator learns a value's dtype and shape by running its op on tensors of a few
+  elements (``strategies.ops.value_type``), where torch's intra-op threads have nothing
+  to share and spin after each call: on 2 cores they burned about 1 ms of CPU a draw
+  beside its 10 (process time over thread time), and in a ``pytest -n`` run they take
+  cores from the other workers. One thread (``one_torch_thread``), as the worker that
+  compiles and runs a case has (``suites/worker.py``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["draw_as_the_suite_does", "fresh_draws_only", "ignore_local_constants"]
+__all__ = ["draw_as_the_suite_does", "fresh_draws_only", "ignore_local_constants", "one_torch_thread"]
 
 
 def draw_as_the_suite_does() -> None:
     """The settings the suite draws with, for the rest of the process."""
     ignore_local_constants()
     fresh_draws_only()
+    one_torch_thread()
 
 
 def ignore_local_constants() -> None:
@@ -38,6 +47,13 @@ def ignore_local_constants() -> None:
     from hypothesis.internal.conjecture import providers
 
     providers._get_local_constants = providers.Constants
+
+
+def one_torch_thread() -> None:
+    """From now on, torch computes on one thread in this process."""
+    import torch
+
+    torch.set_num_threads(1)
 
 
 def fresh_draws_only() -> None:

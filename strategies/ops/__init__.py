@@ -126,12 +126,15 @@ def _infer(op_name: str, attr_items: tuple, types: tuple[Type, ...]) -> Type:
     stripped = tuple(_strip(t) for t in types)
     if _broadcasts(op_name) and all(isinstance(t, TensorType) for t in stripped):
         # The result's shape is the operands' broadcast, and its dtype depends on their
-        # dtypes and on which are 0-d, not on their sides: one run on sides of 1 (the
-        # ranks kept, for a dim attribute) serves every shape of the same ranks. It runs
-        # on the CPU, on ones: a meta run of one elementwise op costs 0.3 to 3 ms
-        # (Python meta functions), more than the rest of a draw, and fresh draws met a
-        # new shape almost every time. tests/test_ops.py checks every op against eager.
-        out = _infer_ones(op_name, attr_items, tuple(TensorType(t.dtype, (1,) * t.rank) for t in stripped), guard)
+        # dtypes and on which are 0-d, not on their sides or ranks: one run on a 0-d or a
+        # 1-vector of ones per operand (the ranks kept for a dim attribute, as softmax's)
+        # serves every shape. It runs on the CPU, on ones: a meta run of one elementwise
+        # op costs 0.3 to 3 ms (Python meta functions), more than the rest of a draw, and
+        # fresh draws met a new shape almost every time (and a new set of ranks, one
+        # value in three). tests/test_ops.py checks every op against eager.
+        ranked = any(key == "dim" for key, _ in attr_items)
+        out = _infer_ones(op_name, attr_items, tuple(TensorType(t.dtype, (1,) * (t.rank if ranked else min(t.rank, 1)))
+                                                     for t in stripped), guard)
         if isinstance(out, TensorType):
             return replace(out, shape=_broadcast(t.shape for t in stripped))
     return _infer_zeros(op_name, attr_items, stripped, guard)

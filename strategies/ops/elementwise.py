@@ -12,6 +12,7 @@ take only exact float operands. Bool tensors take what eager defines on them (``
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import replace
@@ -30,6 +31,7 @@ from .base import (
     Type,
     arith_error,
     arith_interval,
+    booleans,
     broadcastable,
     derive_bool,
     derive_same,
@@ -38,6 +40,7 @@ from .base import (
     fits,
     guard_fits,
     in_dtype,
+    integers,
     interval_mul,
     moved_fits,
     real,
@@ -212,14 +215,12 @@ def _div_mode_ok(a: TensorType, b: TensorType) -> bool:
 # -- Python scalars on either side ---------------------------------------------------------
 
 
-def _scalar_choices(name: str, t: TensorType) -> list[tuple[float | bool, bool]]:
+# Asked once to accept an operand and again to draw the scalar: each of a value's ops
+# asks about the same few types.
+@functools.lru_cache(maxsize=1 << 14)
+def _scalar_choices(name: str, t: TensorType) -> tuple[tuple[float | bool, bool], ...]:
     """(scalar, scalar on the left) pairs for which ``t OP scalar`` is defined on t's range."""
-    found = []
-    for value in _ALL_SCALARS:
-        for left in (False, True):
-            if _scalar_ok(name, t, value, left):
-                found.append((value, left))
-    return found
+    return tuple((value, left) for value in _ALL_SCALARS for left in (False, True) if _scalar_ok(name, t, value, left))
 
 
 def _scalar_ok(name: str, t: TensorType, value: float | bool, left: bool) -> bool:
@@ -375,13 +376,14 @@ def _derive_exact_scalar(name: str) -> Callable:
     return derive
 
 
-def _div_mode_divisors(t: TensorType) -> list[float]:
+@functools.lru_cache(maxsize=1 << 14)  # see _scalar_choices
+def _div_mode_divisors(t: TensorType) -> tuple[float, ...]:
     """Python divisors ``s`` for which ``torch.div(t, s, rounding_mode=...)`` is defined
     on t's range: non-zero, the result within its dtype (int8 -128 / -1 overflows), a
     negative one not over uint8 (cast first: -2 is 254), an integer one over integers
     (exact division); float operands exact and float32/float64, as for ``//``."""
     if t.is_complex or not _exact(t) or t.dtype in ("float16", "bfloat16"):
-        return []
+        return ()
     pool = _SCALARS["int"] + _SCALARS["float"] if t.is_float else _SCALARS["int"]
     found = []
     for value in pool:
@@ -391,7 +393,7 @@ def _div_mode_divisors(t: TensorType) -> list[float]:
         if result_range(out, *_div_mode_range(t, value, "floor", out)) is not None and \
                 result_range(out, *_div_mode_range(t, value, "trunc", out)) is not None:
             found.append(value)
-    return found
+    return tuple(found)
 
 
 def _div_mode_range(t: TensorType, value: float, mode: str, out: str) -> tuple[float, float]:
@@ -428,7 +430,8 @@ def _scalar_op(name: str, op_name: str | None = None) -> Op:
 _CAST_TARGETS = ("float32", "float16", "bfloat16", "float64", *INTS, "bool")
 
 
-def _cast_targets(t: TensorType) -> list[str]:
+@functools.lru_cache(maxsize=1 << 14)  # see _scalar_choices
+def _cast_targets(t: TensorType) -> tuple[str, ...]:
     found = []
     for target in _CAST_TARGETS:
         if target in FLOATS:
@@ -444,7 +447,7 @@ def _cast_targets(t: TensorType) -> list[str]:
         elif t.exact and not t.nonfinite and fits(target, *_cast_range(t, target)):
             # Float -> int truncates (a step function); out of range it is undefined.
             found.append(target)
-    return found
+    return tuple(found)
 
 
 def _cast_range(t: TensorType, target: str) -> tuple[float, float]:
@@ -587,7 +590,7 @@ def _where_scalar_ok(c: TensorType, a: TensorType) -> bool:
 
 
 def _draw_branch(draw: Callable, types: tuple[TensorType, ...]) -> dict:
-    return {"value": draw(sampled(_branch_scalars(types[1]))), "left": draw(st.booleans())}
+    return {"value": draw(sampled(_branch_scalars(types[1]))), "left": draw(booleans())}
 
 
 def _derive_with_scalar(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
@@ -673,19 +676,19 @@ def _draw_index(kind: str) -> Callable:
         dim = draw(sampled([d for d, s in enumerate(t.shape) if s > 0]))
         size = t.shape[dim]
         if kind == "index_select":
-            count = draw(st.integers(1, 3))
+            count = draw(integers(1, 3))
             shape: tuple[int, ...] = (count,)
         else:
-            shape = tuple(draw(st.integers(1, 3)) if d == dim else s for d, s in enumerate(t.shape))
+            shape = tuple(draw(integers(1, 3)) if d == dim else s for d, s in enumerate(t.shape))
             if kind == "take_along_dim":
                 # Broadcast against the input: other dims may be 1.
-                shape = tuple(s if d == dim or not draw(st.booleans()) else min(1, s) for d, s in enumerate(shape))
+                shape = tuple(s if d == dim or not draw(booleans()) else min(1, s) for d, s in enumerate(shape))
         count = math.prod(shape)
         if count > _LITERAL_INDICES:
             # A large index (a large-size-class input) as an expression, not a literal:
             # (k * stride + offset) % size over k = 0, 1, ...
-            return {"dim": dim, "index_shape": shape, "stride": draw(st.integers(1, size)),
-                    "offset": draw(st.integers(0, size - 1)), "size": size}
+            return {"dim": dim, "index_shape": shape, "stride": draw(integers(1, size)),
+                    "offset": draw(integers(0, size - 1)), "size": size}
         index = tuple(draw(st.lists(st.integers(0, size - 1), min_size=count, max_size=count)))
         return {"dim": dim, "index": index, "index_shape": shape}
 
@@ -746,9 +749,9 @@ OPS = [
        _draw_div_mode_scalar),
     _scalar_op("compare", "compare_scalar"),
     Op("lshift_scalar", "scalar", 1, _shift_ok("left"), lambda o, a, s: f"{o[0]} << {a['value']}",
-       _derive_shift("left"), lambda draw, t: {"value": draw(st.integers(1, 3))}),
+       _derive_shift("left"), lambda draw, t: {"value": draw(integers(1, 3))}),
     Op("rshift_scalar", "scalar", 1, _shift_ok("right"), lambda o, a, s: f"{o[0]} >> {a['value']}",
-       _derive_shift("right"), lambda draw, t: {"value": draw(st.integers(1, 3))}),
+       _derive_shift("right"), lambda draw, t: {"value": draw(integers(1, 3))}),
     Op("cast", "cast", 1, lambda t: real(t) and bool(_cast_targets(t)), _render_cast, _derive_cast, _draw_cast),
     # Comparisons, logic and bits: steps, so float operands must be exact.
     *[

@@ -14,19 +14,19 @@ import math
 from collections.abc import Callable
 from dataclasses import replace
 
-from hypothesis import strategies as st
-
 from .base import (
     UNIT,
     Op,
     TensorType,
     TupleType,
     Type,
+    booleans,
     derive_same,
     dt,
     empty,
     finish,
     fits,
+    integers,
     real,
     result_range,
     rounding,
@@ -110,7 +110,7 @@ def _derive_affine(terms: Callable[[TensorType, dict], int]) -> Callable:
 def _draw_linear(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
     dtype = draw(sampled(_fits_all(t, _affine_bound(t.shape[-1], t.mag))))
-    return {"dtype": dtype, "out": draw(st.integers(1, 3)), "bias": draw(st.booleans())}
+    return {"dtype": dtype, "out": draw(integers(1, 3)), "bias": draw(booleans())}
 
 
 def _conv_ok(t: TensorType) -> bool:
@@ -126,18 +126,18 @@ def _draw_conv(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     spatial = min(t.shape[2:])
     # The largest kernel bounds every draw: the dtype is drawn for it.
     dtype = draw(sampled(_fits_all(t, _affine_bound(_conv_terms(t, spatial), t.mag))))
-    return {"dtype": dtype, "out": draw(st.integers(1, 2)), "kernel": draw(st.integers(1, spatial))}
+    return {"dtype": dtype, "out": draw(integers(1, 2)), "kernel": draw(integers(1, spatial))}
 
 
 def _draw_conv_strided(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
     channels = t.shape[1]
-    padding = draw(st.integers(0, 1))
+    padding = draw(integers(0, 1))
     spatial = min(t.shape[2:]) + 2 * padding
     dtype = draw(sampled(_fits_all(t, _affine_bound(_conv_terms(t, spatial), t.mag))))
     groups = draw(sampled([g for g in range(1, channels + 1) if channels % g == 0]))
-    return {"dtype": dtype, "out": groups * draw(st.integers(1, 2)), "kernel": draw(st.integers(1, spatial)),
-            "stride": draw(st.integers(1, 2)), "padding": padding, "groups": groups}
+    return {"dtype": dtype, "out": groups * draw(integers(1, 2)), "kernel": draw(integers(1, spatial)),
+            "stride": draw(integers(1, 2)), "padding": padding, "groups": groups}
 
 
 def _conv_strided_terms(t: TensorType, a: dict) -> int:
@@ -148,8 +148,8 @@ def _conv_strided_terms(t: TensorType, a: dict) -> int:
 def _draw_conv_transpose(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
     dtype = draw(sampled(_fits_all(t, _affine_bound(_conv_terms(t, 3), t.mag))))
-    return {"dtype": dtype, "out": draw(st.integers(1, 2)), "kernel": draw(st.integers(1, 3)),
-            "stride": draw(st.integers(1, 2))}
+    return {"dtype": dtype, "out": draw(integers(1, 2)), "kernel": draw(integers(1, 3)),
+            "stride": draw(integers(1, 2))}
 
 
 def _conv_transpose_terms(t: TensorType, a: dict) -> int:
@@ -241,8 +241,8 @@ def _derive_batch_norm(types: tuple[TensorType, ...], attrs: dict, out: Type) ->
 
 
 def _draw_embedding(draw: Callable, types: tuple[TensorType, ...]) -> dict:
-    return {"dtype": draw(sampled(_LOW_PRECISION)), "num": draw(st.integers(1, 4)),
-            "dim": draw(st.integers(1, 3))}
+    return {"dtype": draw(sampled(_LOW_PRECISION)), "num": draw(integers(1, 4)),
+            "dim": draw(integers(1, 3))}
 
 
 def _render_embedding(o: tuple[str, ...], a: dict, s: str) -> str:
@@ -267,8 +267,8 @@ def _spatial_ok(t: TensorType) -> bool:
 
 def _draw_pool(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
-    kernel = draw(st.integers(1, min(t.shape[2:])))
-    return {"kernel": kernel, "stride": draw(st.integers(1, kernel))}
+    kernel = draw(integers(1, min(t.shape[2:])))
+    return {"kernel": kernel, "stride": draw(integers(1, kernel))}
 
 
 def _render_pool(kind: str) -> Callable:
@@ -513,7 +513,7 @@ OPS = [
     # Attention: softmax-weighted averages of the values.
     Op("scaled_dot_product_attention", "attention", 1, _sdpa_ok,
        lambda o, a, s: f"torch.nn.functional.scaled_dot_product_attention({o[0]}, {o[0]}, {o[0]}, is_causal={a['causal']})",
-       _derive_sdpa, lambda draw, t: {"causal": draw(st.booleans())}),
+       _derive_sdpa, lambda draw, t: {"causal": draw(booleans())}),
     Op("cross_attention", "attention", 2, _cross_ok,
        lambda o, a, s: f"torch.nn.functional.scaled_dot_product_attention({o[0]}, {o[1]}, {o[1]})", _derive_cross),
     Op("multihead_attention", "module", 1, _mha_ok,

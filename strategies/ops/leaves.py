@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from hypothesis import strategies as st
+from .base import Op, TensorType, TupleType, Type, booleans, derive_same, domain_type, draw_dim, empty, integers, sampled
 
-from .base import Op, TensorType, TupleType, Type, derive_same, domain_type, draw_dim, empty, sampled
-
-_CONSTANTS = {"int": st.integers(-3, 3), "float": st.sampled_from([0.5, -1.25, 2.0, 0.1, 1 / 3]), "bool": st.booleans()}
+_CONSTANTS = {"int": integers(-3, 3), "float": sampled([0.5, -1.25, 2.0, 0.1, 1 / 3]), "bool": booleans()}
 
 _VIEWS = {
     "slice_last": ("x[..., :1]", lambda t: t.rank >= 1),
@@ -44,9 +42,9 @@ def _derive_python(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Typ
 
 def _draw_item(draw: Callable, types: tuple[TupleType, ...]) -> dict:
     t = types[0]
-    index = draw(st.integers(0, len(t.items) - 1))
+    index = draw(integers(0, len(t.items) - 1))
     # A structseq's item is read by field name as often as by position.
-    return {"index": index, "by_name": bool(t.fields) and draw(st.booleans())}
+    return {"index": index, "by_name": bool(t.fields) and draw(booleans())}
 
 
 def _render_item(operands: tuple[str, ...], attrs: dict, state: str) -> str:

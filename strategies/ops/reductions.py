@@ -12,13 +12,12 @@ import math
 from collections.abc import Callable
 from dataclasses import replace
 
-from hypothesis import strategies as st
-
 from .base import (
     Op,
     TensorType,
     TupleType,
     Type,
+    booleans,
     derive_same,
     dim_args,
     dims,
@@ -26,6 +25,7 @@ from .base import (
     draw_dim_or_all,
     finish,
     fits,
+    integers,
     real,
     reduced_count,
     rounding,
@@ -76,7 +76,7 @@ def _mean_ok(t: TensorType) -> bool:
 def _draw_mean(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     nonempty = lambda t: dims(t, nonempty=True)  # noqa: E731
     choose = draw_dim(nonempty) if types[0].numel == 0 else draw_dim_or_all(nonempty)
-    return {**choose(draw, types), "to_float64": draw(st.booleans())}
+    return {**choose(draw, types), "to_float64": draw(booleans())}
 
 
 def _derive_mean(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
@@ -120,7 +120,7 @@ def _var_ok(t: TensorType) -> bool:
 
 def _draw_spread(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
-    if not _spread_dims(t) or draw(st.booleans()):  # all of it (two elements at least)
+    if not _spread_dims(t) or draw(booleans()):  # all of it (two elements at least)
         return {}
     return draw_dim(_spread_dims)(draw, types)
 
@@ -220,7 +220,7 @@ def _draw_topk(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
     dim = draw(sampled(dims(t, nonempty=True))) if t.rank else None
     size = t.shape[dim] if dim is not None else 1
-    return {"dim": dim, "k": draw(st.integers(1, size)), "largest": draw(st.booleans())}
+    return {"dim": dim, "k": draw(integers(1, size)), "largest": draw(booleans())}
 
 
 def _render_topk(o: tuple[str, ...], a: dict, s: str) -> str:
@@ -237,7 +237,7 @@ def _derive_topk(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
 
 def _draw_sort(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
-    return {"dim": draw(sampled(list(range(t.rank)))) if t.rank else -1, "descending": draw(st.booleans())}
+    return {"dim": draw(sampled(list(range(t.rank)))) if t.rank else -1, "descending": draw(booleans())}
 
 
 def _render_sort(name: str) -> Callable:

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from hypothesis import strategies as st
 
-from .base import FLOATS, Op, TensorType, Type, derive_same, dt, finish, fits, moved_fits, real, sampled
+from .base import FLOATS, Op, TensorType, Type, derive_same, dt, finish, fits, integers, moved_fits, real, sampled
 
 _CREATE_DTYPES = ("float32", "int64", "float16", "bfloat16", "float64", "int32", "int8", "uint8", "bool")
 _FILLS = {"float": (0.5, -1.25, 2.0, 0.0), "int": (0, 1, 2, -3), "bool": (True, False)}
@@ -57,7 +57,7 @@ def _draw_dims_subset(draw: Callable, types: tuple[TensorType, ...]) -> dict:
 
 
 def _draw_roll(draw: Callable, types: tuple[TensorType, ...]) -> dict:
-    dim = draw(st.integers(0, types[0].rank - 1))
+    dim = draw(integers(0, types[0].rank - 1))
     return {"shift": draw(sampled((1, -1, 2))), "dim": dim}
 
 
@@ -77,9 +77,9 @@ def _draw_join(kind: str) -> Callable:
     def draw_attrs(draw: Callable, types: tuple[TensorType, ...]) -> dict:
         a, b = types
         if kind == "stack":
-            return {"dim": draw(st.integers(0, a.rank))}
+            return {"dim": draw(integers(0, a.rank))}
         differ = [d for d, (x, y) in enumerate(zip(a.shape, b.shape)) if x != y]
-        return {"dim": differ[0] if differ else draw(st.integers(0, a.rank - 1))}
+        return {"dim": differ[0] if differ else draw(integers(0, a.rank - 1))}
 
     return draw_attrs
 
@@ -95,7 +95,7 @@ def _draw_split(kind: str) -> Callable:
         size = t.shape[dim]
         if kind == "unbind":
             return {"dim": dim}
-        return {"dim": dim, "n": draw(st.integers(1, size))}
+        return {"dim": dim, "n": draw(integers(1, size))}
 
     return draw_attrs
 
@@ -108,13 +108,13 @@ def _draw_squeeze(draw: Callable, types: tuple[TensorType, ...]) -> dict:
 def _draw_narrow(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
     dim = draw(sampled(_nonempty_dims(t)))
-    start = draw(st.integers(0, t.shape[dim] - 1))
-    return {"dim": dim, "start": start, "length": draw(st.integers(0, t.shape[dim] - start))}
+    start = draw(integers(0, t.shape[dim] - 1))
+    return {"dim": dim, "start": start, "length": draw(integers(0, t.shape[dim] - start))}
 
 
 def _draw_slice(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
-    return {"dim": draw(st.integers(0, t.rank - 1)), "start": draw(st.integers(0, 1)), "step": draw(st.integers(2, 3))}
+    return {"dim": draw(integers(0, t.rank - 1)), "start": draw(integers(0, 1)), "step": draw(integers(2, 3))}
 
 
 def _render_slice(o: tuple[str, ...], a: dict, s: str) -> str:
@@ -125,7 +125,7 @@ def _render_slice(o: tuple[str, ...], a: dict, s: str) -> str:
 def _draw_diagonal(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     rank = types[0].rank
     d1, d2 = draw(st.lists(st.integers(0, rank - 1), min_size=2, max_size=2, unique=True))
-    return {"offset": draw(st.integers(-1, 1)), "dim1": d1, "dim2": d2}
+    return {"offset": draw(integers(-1, 1)), "dim1": d1, "dim2": d2}
 
 
 def _derive_with_zero(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
@@ -189,11 +189,11 @@ def _derive_constant(types: tuple[TensorType, ...], attrs: dict, out: Type) -> T
 
 
 def _draw_arange(draw: Callable, types: tuple[TensorType, ...]) -> dict:
-    return {"end": draw(st.integers(1, 5)), "dtype": draw(sampled(("int64", "float32", "int32", "float64", "float16")))}
+    return {"end": draw(integers(1, 5)), "dtype": draw(sampled(("int64", "float32", "int32", "float64", "float16")))}
 
 
 def _draw_eye(draw: Callable, types: tuple[TensorType, ...]) -> dict:
-    return {"n": draw(st.integers(1, 3)), "m": draw(st.integers(1, 3)), "dtype": draw(sampled(_CREATE_DTYPES))}
+    return {"n": draw(integers(1, 3)), "m": draw(integers(1, 3)), "dtype": draw(sampled(_CREATE_DTYPES))}
 
 
 def _draw_literal(draw: Callable, types: tuple[TensorType, ...]) -> dict:
@@ -237,7 +237,7 @@ OPS = [
        lambda o, a, s: f"{o[0]}.squeeze()" if a["dim"] is None else f"{o[0]}.squeeze({a['dim']})", derive_same,
        _draw_squeeze),
     Op("unsqueeze", "shape", 1, _any_real, lambda o, a, s: f"{o[0]}.unsqueeze({a['dim']})", derive_same,
-       lambda draw, t: {"dim": draw(st.integers(-t[0].rank - 1, t[0].rank))}),
+       lambda draw, t: {"dim": draw(integers(-t[0].rank - 1, t[0].rank))}),
     Op("narrow", "shape", 1, lambda t: real(t) and bool(_nonempty_dims(t)),
        lambda o, a, s: f"{o[0]}.narrow({a['dim']}, {a['start']}, {a['length']})", derive_same, _draw_narrow),
     Op("strided_slice", "shape", 1, lambda t: real(t) and t.rank >= 1, _render_slice, derive_same, _draw_slice),
@@ -247,7 +247,7 @@ OPS = [
     *[
         Op(name, "shape", 1, lambda t: real(t) and t.rank >= 2,
            lambda o, a, s, name=name: f"torch.{name}({o[0]}, diagonal={a['k']})", _derive_with_zero,
-           lambda draw, t: {"k": draw(st.integers(-1, 1))})
+           lambda draw, t: {"k": draw(integers(-1, 1))})
         for name in ("tril", "triu")
     ],
     Op("pad", "shape", 1, lambda t: real(t) and not t.is_bool and t.rank >= 1,
@@ -259,7 +259,7 @@ OPS = [
                                                     unique=True)))}),
     Op("flatten", "shape", 1, lambda t: real(t) and t.rank >= 1,
        lambda o, a, s: f"torch.flatten({o[0]}, start_dim={a['start']})", derive_same,
-       lambda draw, t: {"start": draw(st.integers(0, t[0].rank - 1))}),
+       lambda draw, t: {"start": draw(integers(0, t[0].rank - 1))}),
     # Tensors created in forward, with explicit dtypes.
     Op("arange", "create", 0, lambda: True, lambda o, a, s: f"torch.arange({a['end']}, dtype={dt(a['dtype'])})",
        _derive_constant, _draw_arange),

@@ -19,8 +19,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from hypothesis import strategies as st
-
 from .base import (
     Op,
     TensorType,
@@ -30,6 +28,7 @@ from .base import (
     domain_type,
     empty,
     finish,
+    integers,
     result_dtype,
     result_range,
     rounding,
@@ -112,9 +111,9 @@ def _draw_buffer_update(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     attrs = {"method": draw(sampled(_buffer_methods(source)))}
     if attrs["method"] == "setitem":
         # A cache longer than the source along one dim, written at an offset.
-        attrs["dim"] = draw(st.integers(0, source.rank - 1))
-        attrs["extra"] = draw(st.integers(1, 2))
-        attrs["start"] = draw(st.integers(0, attrs["extra"]))
+        attrs["dim"] = draw(integers(0, source.rank - 1))
+        attrs["extra"] = draw(integers(1, 2))
+        attrs["start"] = draw(integers(0, attrs["extra"]))
     return attrs
 
 
