@@ -510,7 +510,7 @@ def _pick(every: Sequence[Any], allowed: Collection[Any], index: int) -> Any:
     item = every[index]
     if item in allowed:
         return item
-    if isinstance(allowed, Sequence):
+    if isinstance(allowed, (list, tuple)):
         return allowed[index % len(allowed)]
     for i in _probe_order(len(every), index):
         if every[i] in allowed:
@@ -518,18 +518,20 @@ def _pick(every: Sequence[Any], allowed: Collection[Any], index: int) -> Any:
     raise ValueError(f"nothing of {every!r} is allowed")
 
 
-def _probe_order(n: int, index: int) -> Iterator[int]:
+@functools.lru_cache(maxsize=1 << 12)
+def _probe_order(n: int, index: int) -> tuple[int, ...]:
     """Every index in ``range(n)`` but ``index``, in an order that is a function of
-    ``index`` alone (a lazy Fisher-Yates shuffle seeded by it); ascending for 0."""
+    ``index`` alone (a Fisher-Yates shuffle seeded by it, made once); ascending for 0."""
     if index == 0:
-        yield from range(1, n)
-        return
+        return tuple(range(1, n))
     rng = random.Random(index)
     rest = [*range(index), *range(index + 1, n)]
+    order = []
     for k in range(len(rest), 0, -1):
         j = rng.randrange(k)
-        yield rest[j]
+        order.append(rest[j])
         rest[j] = rest[k - 1]
+    return tuple(order)
 
 
 class _Scope:
@@ -558,12 +560,11 @@ class _Feeds:
     the value being drawn; ``_accepted`` keeps them across values and cases.
     """
 
-    def __init__(self, ops: tuple[str, ...], scope: _Scope, banned: dict[str, frozenset[str]],
+    def __init__(self, ops: _Vocabulary, scope: _Scope, banned: dict[str, frozenset[str]],
                  focus: str | None = None) -> None:
-        self._ops, self._scope = _op_set(ops), scope
+        self._ops, self._by_family, self._scope = ops.names, ops.by_family, scope
         self._types, self._read, self._mutated = scope.types, scope.read, scope.mutated
         self._banned, self._focus = banned, focus
-        self._by_family = _by_family(ops)
         self._answers: dict[str, bool] = {}
         self._families: dict[str, bool] = {}
 
@@ -643,9 +644,17 @@ _KINDS = {name: _KIND_NUMBERS.setdefault((op.takes_tuples, op.complex_ok, op.non
                                          len(_KIND_NUMBERS)) for name, op in OPS.items()}
 
 
+class _Vocabulary(NamedTuple):
+    """The ops a ``_Feeds`` asks about: as a set, and by family (in their order)."""
+
+    names: frozenset[str]
+    by_family: dict[str, tuple[str, ...]]
+
+
+# Once per program, not per question: a tuple of 140 names is hashed anew at each lookup.
 @functools.lru_cache(maxsize=256)
-def _op_set(ops: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(ops)
+def _vocabulary(ops: tuple[str, ...]) -> _Vocabulary:
+    return _Vocabulary(frozenset(ops), _by_family(ops))
 
 
 @functools.lru_cache(maxsize=256)
@@ -736,6 +745,8 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
     """
     types: dict[str, Type] = {i.name: domain_type(i.dtype, i.shape, i.domain) for i in inputs}
     every_family = tuple(dict.fromkeys(OPS[name].family for name in every_op))
+    every_by_family, vocabulary = _by_family(every_op), _vocabulary(ops)
+    aim_vocabulary = _vocabulary(aim.ops) if aim else None
     families = tuple(f for f in every_family for _ in range(_WEIGHT.get(f, 1)))
     # A misaligned choice falls back to the first (see Choice). The first value puts the
     # leaves first: the simplest case returns an input as it is. After it, the computing
@@ -770,26 +781,26 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
             focus = f"v{sinks[-1]}" if sinks and draw(choice("read the deepest sink", 0, 7)) else None
             read_now, mutated_now = frozenset(read), frozenset(mutated)
             scope = _Scope(types, read_now, mutated_now)
-            feeds = _Feeds(ops, scope, banned, focus) if focus is not None else None
+            feeds = _Feeds(vocabulary, scope, banned, focus) if focus is not None else None
             if feeds is None or not feeds.any(computing=True):
                 # Free, or nothing reads the sink: it stays an output candidate.
-                focus, feeds = None, _Feeds(ops, scope, banned)
+                focus, feeds = None, _Feeds(vocabulary, scope, banned)
                 if not feeds.any():
                     break
             # Family first, then the op: a family's chance does not grow with its number of
             # ops, so the few special leaves (None, constants) are not drowned.
             family = _draw_stable(draw, "op family", focus_families if focus else later_families if k else families,
                                   _FedFamilies(feeds))
-            op_name = _draw_stable(draw, "op", _by_family(every_op)[family], feeds)
+            op_name = _draw_stable(draw, "op", every_by_family[family], feeds)
             op_banned = banned.get(op_name, frozenset())
             # One choice in every value of an aiming case: below len(aim.ops) (and 0, where
             # it shrinks to) the value is not aimed, else it names the op aimed at.
             aimed_at = draw(choice("coverage: op aimed at, if any", 0, 2 * len(aim.ops) - 1)) - len(aim.ops) if aim else -1
             if aim and aimed_at >= 0:
                 on_focus = focus if getattr(types.get(focus), "dtype", None) == aim.dtype else None
-                aimed = _Feeds(aim.ops, scope, aim.banned, on_focus)
+                aimed = _Feeds(aim_vocabulary, scope, aim.banned, on_focus)
                 if not aimed.any() and on_focus:
-                    on_focus, aimed = None, _Feeds(aim.ops, scope, aim.banned)
+                    on_focus, aimed = None, _Feeds(aim_vocabulary, scope, aim.banned)
                 if aimed.any():
                     op_name = _pick(aim.ops, aimed, aimed_at)
                     op_banned, focus = aim.banned[op_name], on_focus

@@ -114,8 +114,14 @@ def recorded(out: Type) -> tuple[str | None, tuple[int, ...] | None, str | None]
 def _strip(t: Type) -> Type:
     """The part of a type that PyTorch's dtype and shape rules can see."""
     if isinstance(t, TensorType):
-        return TensorType(t.dtype, t.shape)
+        return _bare(t.dtype, t.shape)
     return t
+
+
+# One object per dtype and shape: the inference caches then find it by identity.
+@functools.lru_cache(maxsize=1 << 14)
+def _bare(dtype: str, shape: tuple[int, ...]) -> TensorType:
+    return TensorType(dtype, shape)
 
 
 # Drawing a case asks again and again about the same few op/dtype/shape combinations;
@@ -133,7 +139,7 @@ def _infer(op_name: str, attr_items: tuple, types: tuple[Type, ...]) -> Type:
         # fresh draws met a new shape almost every time (and a new set of ranks, one
         # value in three). tests/test_ops.py checks every op against eager.
         ranked = any(key == "dim" for key, _ in attr_items)
-        out = _infer_ones(op_name, attr_items, tuple(TensorType(t.dtype, (1,) * (t.rank if ranked else min(t.rank, 1)))
+        out = _infer_ones(op_name, attr_items, tuple(_bare(t.dtype, (1,) * (t.rank if ranked else min(t.rank, 1)))
                                                      for t in stripped), guard)
         if isinstance(out, TensorType):
             return replace(out, shape=_broadcast(t.shape for t in stripped))

@@ -191,6 +191,16 @@ class TensorType:
             h = self.__dict__["_hash"] = hash((self.dtype, self.shape, self.lo, self.hi, self.err, self.nonfinite))
             return h
 
+    # The generated __eq__ builds two tuples of the fields; a cache lookup that finds an
+    # equal key calls it, and most keys are the same object or differ in their hash.
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if other.__class__ is not TensorType:
+            return NotImplemented
+        return hash(self) == hash(other) and self.dtype == other.dtype and self.shape == other.shape and \
+            self.lo == other.lo and self.hi == other.hi and self.err == other.err and self.nonfinite == other.nonfinite
+
     def __getstate__(self) -> dict:
         return {k: v for k, v in self.__dict__.items() if k != "_hash"}
 
@@ -267,7 +277,12 @@ def domain_applies(domain: str, dtype: str) -> bool:
 def domain_type(dtype: str, shape: tuple[int, ...], domain: str = "small") -> TensorType:
     """The type of an input, parameter or buffer: values drawn within ``DOMAIN`` or
     one of ``DOMAINS``."""
-    shape = tuple(shape)
+    return _domain_type(dtype, tuple(shape), domain)
+
+
+# One object per type: the generator's caches then find an input's type by identity.
+@functools.lru_cache(maxsize=1 << 14)
+def _domain_type(dtype: str, shape: tuple[int, ...], domain: str) -> TensorType:
     if not domain_applies(domain, dtype):
         raise ValueError(f"domain {domain!r} does not apply to {dtype}")
     if domain == "wide":
