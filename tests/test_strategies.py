@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 import torch
-from hypothesis import HealthCheck, find, given, note, settings
+from hypothesis import HealthCheck, Phase, find, given, note, settings
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from torch.utils._pytree import GetAttrKey, KeyEntry, MappingKey, SequenceKey, keystr
@@ -50,6 +50,7 @@ from strategies import (
 )
 from strategies.cases import LARGE_SIDES, MAX_NUMEL
 from strategies.ops import domain_type, infer
+from strategies.ops.base import booleans, choice, integers, sampled
 from strategies.render import program_types
 from strategies.spec import Tree
 
@@ -631,6 +632,33 @@ def test_minimal_int64_reduction(seed: int) -> None:
         return value.dtype == "int64" and OPS[value.op].family == "reduce" and case.inputs[0].dtype in wanted
 
     assert_minimal(case, one_value_returned_bare(dtype_ok))
+
+
+def _drawn(strategy: st.SearchStrategy, n: int = 80) -> list:
+    seen: list = []
+
+    @settings(max_examples=n, derandomize=True, database=None, phases=[Phase.generate], deadline=None)
+    @given(strategy)
+    def collect(value: Any) -> None:
+        seen.append(value)
+
+    collect()
+    return seen
+
+
+def test_direct_choices_make_the_choices_of_hypothesis_strategies() -> None:
+    """The generator draws its choices and an op's attributes directly
+    (``strategies/ops/base.py``: Choice, Sampled, Boolean, through Hypothesis's
+    ``_draw``); they must draw what ``st.integers``, ``st.sampled_from`` and
+    ``st.booleans`` draw, or a pinned Hypothesis changed under them."""
+    # (A choice over more than 128 integers is not st.integers, which weights the bounds.)
+    ours = st.tuples(integers(0, 3), integers(-3, 3), integers(1, 1000), choice("a purpose", 0, 127),
+                     sampled(("a", "b", "c")), sampled((7,)), booleans(), choice("unused", 0, 5, unused=True))
+    theirs = st.tuples(st.integers(0, 3), st.integers(-3, 3), st.integers(1, 1000), st.integers(0, 127),
+                       st.sampled_from(("a", "b", "c")), st.sampled_from((7,)), st.booleans(), st.just(0))
+    drawn = _drawn(ours)
+    assert drawn == _drawn(theirs)
+    assert len({d[:4] for d in drawn}) > 40  # not one case again and again
 
 
 # -- 7. options ----------------------------------------------------------------------------------
