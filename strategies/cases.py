@@ -34,7 +34,7 @@ from .ops import (
     recorded,
     value_type,
 )
-from .ops.base import DIRECT, choice
+from .ops.base import DIRECT, choice, integer_choice
 from .spec import (
     CONTAINER_KINDS,
     INPUT_TREE_KINDS,
@@ -76,7 +76,7 @@ class _PadFrom(st.SearchStrategy):
     def do_draw(self, data: Any) -> int:
         if self._start is not None:
             for _ in range(self._total - (len(data.nodes) - self._start)):
-                data.draw_integer(0, 2**31 - 1, forced=0)  # see Choice: unused
+                integer_choice(data, 0, 2**31 - 1, 0)  # see Choice: unused
         return len(data.nodes)
 
 

@@ -81,7 +81,7 @@ EXACT_INT = {"float16": 2**11, "bfloat16": 2**8, "float32": 2**24, "float64": 2*
 # draws them without a span); drawn as strategies, they are ordinary ones.
 
 
-def _integer_choice(data: Any, low: int, high: int, forced: int | None = None) -> int:
+def integer_choice(data: Any, low: int, high: int, forced: int | None = None) -> int:
     """``data.draw_integer(low, high, forced=forced)``: the same choice, without checking
     the arguments and building their record anew each time (a sixth of a choice's cost;
     Hypothesis is pinned, and ``tests/test_strategies.py`` checks the two agree)."""
@@ -119,7 +119,7 @@ class Choice(st.SearchStrategy):
         # An unused choice (a side past the rank, padding) keeps its place in the case
         # but is forced to ``low``: the shrinker has nothing to spend its budget on
         # (500 shrinks) there, and a mutation cannot copy anything into it.
-        return _integer_choice(data, self._low, self._high, self._low if self._unused else None)
+        return integer_choice(data, self._low, self._high, self._low if self._unused else None)
 
 
 @functools.cache
@@ -150,7 +150,7 @@ class Sampled(st.SearchStrategy):
             return values[0]
         if not values:
             raise InvalidArgument("Cannot sample from a length-zero sequence.")
-        return values[_integer_choice(data, 0, len(values) - 1)]
+        return values[integer_choice(data, 0, len(values) - 1)]
 
 
 @functools.lru_cache(maxsize=1 << 12)
