@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 from hypothesis.internal.conjecture.utils import calc_label_from_name
 
+from .choices import DIRECT, choice, integer_choice
 from .ops import (
     COMPLEX,
     DOMAINS,
@@ -34,7 +35,6 @@ from .ops import (
     recorded,
     value_type,
 )
-from .ops.base import DIRECT, choice, integer_choice
 from .spec import (
     CONTAINER_KINDS,
     INPUT_TREE_KINDS,
@@ -168,7 +168,7 @@ def padded(draw: Callable, total: int, function: Callable[[Callable], Any]) -> A
     return out
 
 
-def _checkchoice(name: str, given: Sequence[str] | None, allowed: Sequence[str]) -> tuple[str, ...]:
+def _check_choice(name: str, given: Sequence[str] | None, allowed: Sequence[str]) -> tuple[str, ...]:
     if given is None:
         return tuple(allowed)
     if isinstance(given, str) or not given:
@@ -189,7 +189,7 @@ def _check_int(name: str, value: Any, low: int, high: int) -> int:
 def dtypes(*, allowed: Sequence[str] | None = None, include_complex: bool = False) -> st.SearchStrategy[str]:
     """Names of torch dtypes; shrinks to float32."""
     pool = (*ALL_DTYPES, *COMPLEX) if include_complex else ALL_DTYPES
-    return st.sampled_from(_checkchoice("dtypes", allowed, pool))
+    return st.sampled_from(_check_choice("dtypes", allowed, pool))
 
 
 def shapes(*, max_rank: int = 4, max_side: int = 3, allow_empty: bool = True) -> st.SearchStrategy[tuple[int, ...]]:
@@ -250,7 +250,7 @@ def input_specs(*, dtypes_: Sequence[str] | None = None, max_inputs: int = 3,
     """Positional and keyword inputs of ``dtypes_`` (default every dtype but complex); the
     first is always positional."""
     _check_int("max_inputs", max_inputs, 1, 8)
-    pool = _checkchoice("dtypes", dtypes_, (*ALL_DTYPES, *COMPLEX))
+    pool = _check_choice("dtypes", dtypes_, (*ALL_DTYPES, *COMPLEX))
     shape = shapes_ if shapes_ is not None else shapes()
     return _inputs(pool, pool, shape, max_inputs)
 
@@ -300,7 +300,7 @@ def output_trees(
     value reads (a program's results), the end of the longest chain last: leaves prefer them, so what the program computes
     is returned; ``structural`` are the values it returns as they are (inputs, views,
     state, Python values), each a leaf kind frontends mishandle."""
-    kinds = _checkchoice("containers", containers, CONTAINER_KINDS)
+    kinds = _check_choice("containers", containers, CONTAINER_KINDS)
     _check_int("max_depth", max_depth, 0, 16)
     _check_int("max_leaves", max_leaves, 1, 64)
     _check_int("max_size", max_size, 0, 16)
@@ -859,13 +859,13 @@ def cases(
     lists, dicts, a tuple of pairs like a KV cache), beside ``None`` and Python flags and
     numbers, positional or keyword (``parameter_trees``); it shrinks to flat tensor inputs.
     """
-    dtype_pool = _checkchoice("dtypes", dtypes, (*ALL_DTYPES, *COMPLEX) if include_complex else ALL_DTYPES)
-    kinds = _checkchoice("containers", containers, CONTAINER_KINDS)
-    families = _checkchoice("op_families", op_families, FAMILIES)
+    dtype_pool = _check_choice("dtypes", dtypes, (*ALL_DTYPES, *COMPLEX) if include_complex else ALL_DTYPES)
+    kinds = _check_choice("containers", containers, CONTAINER_KINDS)
+    families = _check_choice("op_families", op_families, FAMILIES)
     if "leaf" not in families:
         # Without the leaf family a drawn input may have no applicable op at all.
         raise InvalidArgument(f"op_families={list(op_families or ())!r} must include 'leaf'")
-    op_names = tuple(n for n in _checkchoice("ops", ops, tuple(OPS)) if OPS[n].family in families)
+    op_names = tuple(n for n in _check_choice("ops", ops, tuple(OPS)) if OPS[n].family in families)
     if "input" not in op_names:
         op_names = ("input", *op_names)  # an input can always be returned as it is
     banned: dict[str, frozenset[str]] = {}
@@ -901,7 +901,7 @@ def cases(
     aim_ops = tuple(n for n in op_names if OPS[n].arity and not OPS[n].takes_tuples
                     and OPS[n].family not in STRUCTURAL_FAMILIES)
     small_shapes, large_shapes_ = shapes(max_rank=max_rank, max_side=max_side), large_shapes(max_rank=max_rank)
-    size_classes = _checkchoice("sizes", sizes, SIZE_CLASSES)
+    size_classes = _check_choice("sizes", sizes, SIZE_CLASSES)
 
     @st.composite
     def draw_case(draw: Callable) -> Case:

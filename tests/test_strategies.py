@@ -49,8 +49,8 @@ from strategies import (
     to_source,
 )
 from strategies.cases import LARGE_SIDES, MAX_NUMEL
+from strategies.choices import booleans, choice, integers, sampled
 from strategies.ops import domain_type, infer
-from strategies.ops.base import booleans, choice, integers, sampled
 from strategies.render import program_types
 from strategies.spec import Tree
 

@@ -20,6 +20,7 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
+from ..choices import booleans, integers, sampled
 from .base import (
     COMPLEX,
     EXACT_INT,
@@ -31,7 +32,6 @@ from .base import (
     Type,
     arith_error,
     arith_interval,
-    booleans,
     broadcastable,
     derive_bool,
     derive_same,
@@ -40,14 +40,12 @@ from .base import (
     fits,
     guard_fits,
     in_dtype,
-    integers,
     interval_mul,
     moved_fits,
     real,
     result_dtype,
     result_range,
     rounding,
-    sampled,
     tensor_key,
     wrapped,
 )

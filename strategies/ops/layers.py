@@ -14,23 +14,21 @@ import math
 from collections.abc import Callable
 from dataclasses import replace
 
+from ..choices import booleans, integers, sampled
 from .base import (
     UNIT,
     Op,
     TensorType,
     TupleType,
     Type,
-    booleans,
     derive_same,
     dt,
     empty,
     finish,
     fits,
-    integers,
     real,
     result_range,
     rounding,
-    sampled,
     wrapped,
 )
 

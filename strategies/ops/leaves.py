@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .base import Op, TensorType, TupleType, Type, booleans, derive_same, domain_type, draw_dim, empty, integers, sampled
+from ..choices import booleans, integers, sampled
+from .base import Op, TensorType, TupleType, Type, derive_same, domain_type, draw_dim, empty
 
 _CONSTANTS = {"int": integers(-3, 3), "float": sampled([0.5, -1.25, 2.0, 0.1, 1 / 3]), "bool": booleans()}
 

@@ -15,19 +15,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .base import (
-    EXACT_INT,
-    UNIT,
-    Op,
-    TensorType,
-    Type,
-    finish,
-    fits,
-    guard_fits,
-    real,
-    rounding,
-    sampled,
-)
+from ..choices import sampled
+from .base import EXACT_INT, UNIT, Op, TensorType, Type, finish, fits, guard_fits, real, rounding
 
 #: Unary float functions of integers and bools compute in the default dtype.
 _DEFAULT_FLOAT = "float32"

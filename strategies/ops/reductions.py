@@ -12,12 +12,12 @@ import math
 from collections.abc import Callable
 from dataclasses import replace
 
+from ..choices import booleans, integers, sampled
 from .base import (
     Op,
     TensorType,
     TupleType,
     Type,
-    booleans,
     derive_same,
     dim_args,
     dims,
@@ -25,11 +25,9 @@ from .base import (
     draw_dim_or_all,
     finish,
     fits,
-    integers,
     real,
     reduced_count,
     rounding,
-    sampled,
 )
 
 

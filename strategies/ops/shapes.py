@@ -12,7 +12,8 @@ from dataclasses import replace
 
 from hypothesis import strategies as st
 
-from .base import FLOATS, Op, TensorType, Type, derive_same, dt, finish, fits, integers, moved_fits, real, sampled
+from ..choices import integers, sampled
+from .base import FLOATS, Op, TensorType, Type, derive_same, dt, finish, fits, moved_fits, real
 
 _CREATE_DTYPES = ("float32", "int64", "float16", "bfloat16", "float64", "int32", "int8", "uint8", "bool")
 _FILLS = {"float": (0.5, -1.25, 2.0, 0.0), "int": (0, 1, 2, -3), "bool": (True, False)}

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..choices import integers, sampled
 from .base import (
     Op,
     TensorType,
@@ -28,11 +29,9 @@ from .base import (
     domain_type,
     empty,
     finish,
-    integers,
     result_dtype,
     result_range,
     rounding,
-    sampled,
     tensor_key,
     wrapped,
 )
