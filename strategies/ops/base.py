@@ -265,7 +265,14 @@ def in_dtype(value: float, dtype: str) -> float:
 @functools.cache
 def result_dtype(a: tuple[str, bool] | bool | int | float, b: tuple[str, bool] | bool | int | float) -> str:
     """PyTorch's type promotion of two operands: ``(dtype, is_0d)`` for a tensor, or a Python scalar."""
+    # Keyed by the Python types too: True, 1 and 1.0 are equal keys that promote apart.
+    return _result_dtype(type(a), a, type(b), b)
 
+
+# Asked by most ops' acceptance checks, about a few dozen pairs: two tensors made and
+# promoted each time cost more than the rest of a check.
+@functools.lru_cache(maxsize=1 << 12)
+def _result_dtype(a_type: type, a: Any, b_type: type, b: Any) -> str:
     def arg(o: Any) -> Any:
         return torch.empty(() if o[1] else (1,), dtype=getattr(torch, o[0])) if isinstance(o, tuple) else o
 
