@@ -406,13 +406,12 @@ def _operand_candidates(arity: int, names: tuple[str, ...]) -> tuple[tuple[str, 
     return tuple(itertools.product(names, repeat=arity))
 
 
-def _operand_names(op: Op, types: dict[str, Type], mutated: frozenset[str],
-                   names_by_kind: dict[int, tuple[str, ...]]) -> tuple[str, ...]:
-    """The names ``op`` may read; ``names_by_kind`` keeps them for ops of one kind
-    (``_KINDS``) while ``types`` and ``mutated`` stay as they are (one value's draw)."""
-    kind = _KINDS[op.name]
+def _operand_names(op: Op, scope: _Scope) -> tuple[str, ...]:
+    """The names ``op`` may read in ``scope``, kept there for ops of one kind (``_KINDS``)."""
+    kind, names_by_kind = _KINDS[op.name], scope.names_by_kind
     if kind in names_by_kind:
         return names_by_kind[kind]
+    types, mutated = scope.types, scope.mutated
     if op.takes_tuples:
         names = tuple(n for n, t in types.items() if isinstance(t, TupleType))
     else:
@@ -424,21 +423,19 @@ def _operand_names(op: Op, types: dict[str, Type], mutated: frozenset[str],
     return names
 
 
-def _operand_choices(op: Op, types: dict[str, Type], read: frozenset[str], mutated: frozenset[str], *,
-                     first_only: bool = False, banned: frozenset[str] = frozenset(),
-                     focus: str | None = None,
-                     names_by_kind: dict[int, tuple[str, ...]]) -> list[tuple[str, ...]]:
+def _operand_choices(op: Op, scope: _Scope, *, first_only: bool = False, banned: frozenset[str] = frozenset(),
+                     focus: str | None = None) -> list[tuple[str, ...]]:
     """The operand tuples on which ``op`` is defined; with ``first_only``, at most one
     (``_Feeds`` asks so of ops that mutate; of the others it asks by types).
 
-    ``read`` and ``mutated`` hold the names read and mutated so far: an op that mutates
-    its first operand takes an input no value has read (see ``strategies.ops.state``).
+    ``scope.read`` holds the names read so far: an op that mutates its first operand
+    takes an input no value has read (see ``strategies.ops.state``).
     ``banned`` are dtypes the first operand may not have (``cases(exclude=...)``).
     ``focus``, when given, is a name every tuple must contain."""
-    names = _operand_names(op, types, mutated, names_by_kind)
+    names, types = _operand_names(op, scope), scope.types
     positions = [names] * op.arity
     if op.mutates == "operand":
-        positions[0] = tuple(n for n in names if n.startswith("x") and n not in read)
+        positions[0] = tuple(n for n in names if n.startswith("x") and n not in scope.read)
     if banned and positions:
         positions[0] = tuple(n for n in positions[0] if getattr(types[n], "dtype", None) not in banned)
     found = []
@@ -563,7 +560,6 @@ class _Feeds:
     def __init__(self, ops: _Vocabulary, scope: _Scope, banned: dict[str, frozenset[str]],
                  focus: str | None = None) -> None:
         self._ops, self._by_family, self._scope = ops.names, ops.by_family, scope
-        self._types, self._read, self._mutated = scope.types, scope.read, scope.mutated
         self._banned, self._focus = banned, focus
         self._answers: dict[str, bool] = {}
         self._families: dict[str, bool] = {}
@@ -577,18 +573,16 @@ class _Feeds:
         return answer
 
     def _feeds(self, op: Op) -> bool:
-        focus, types = self._focus, self._types
+        focus, scope = self._focus, self._scope
         if op.arity == 0:
             return focus is None or op.family in STRUCTURAL_FAMILIES
-        kind, scope = _KINDS[op.name], self._scope
+        kind, types = _KINDS[op.name], scope.types
         pool = scope.pools.get((kind, focus))
         if pool is None:
-            pool = scope.pools[kind, focus] = _one_per_type(
-                _operand_names(op, types, self._mutated, scope.names_by_kind), types, focus)
+            pool = scope.pools[kind, focus] = _one_per_type(_operand_names(op, scope), types, focus)
         banned = self._banned.get(op.name, _NOTHING)
         if op.mutates:
-            return bool(_operand_choices(op, types, self._read, self._mutated, first_only=True, banned=banned,
-                                         focus=focus, names_by_kind=scope.names_by_kind))
+            return bool(_operand_choices(op, scope, first_only=True, banned=banned, focus=focus))
         # What _operand_choices(first_only=True) answers, asked of types, not names (the
         # answer depends on the types alone), each kind's found once per banned dtypes.
         typed = scope.typed.get((kind, banned, focus))
@@ -779,8 +773,7 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
             # draw shrinks to, is a free choice among the inputs and every earlier value.
             sinks = _sinks(values, consumed)
             focus = f"v{sinks[-1]}" if sinks and draw(choice("read the deepest sink", 0, 7)) else None
-            read_now, mutated_now = frozenset(read), frozenset(mutated)
-            scope = _Scope(types, read_now, mutated_now)
+            scope = _Scope(types, frozenset(read), frozenset(mutated))
             feeds = _Feeds(vocabulary, scope, banned, focus) if focus is not None else None
             if feeds is None or not feeds.any(computing=True):
                 # Free, or nothing reads the sink: it stays an output candidate.
@@ -805,8 +798,7 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
                     op_name = _pick(aim.ops, aimed, aimed_at)
                     op_banned, focus = aim.banned[op_name], on_focus
             op = OPS[op_name]
-            choices = _operand_choices(op, types, read_now, mutated_now, banned=op_banned,
-                                       focus=focus if op.arity else None, names_by_kind=scope.names_by_kind)
+            choices = _operand_choices(op, scope, banned=op_banned, focus=focus if op.arity else None)
             operands = _draw_stable(draw, "operands", _operand_candidates(op.arity, names), choices)
             operand_types = tuple(types[n] for n in operands)
             attrs = op.draw_attrs(draw, operand_types) if op.draw_attrs else {}
