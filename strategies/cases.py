@@ -35,6 +35,7 @@ from .ops import (
     recorded,
     value_type,
 )
+from .dynamic import dynamic_specs
 from .spec import (
     CONTAINER_KINDS,
     INPUT_TREE_KINDS,
@@ -833,6 +834,7 @@ def cases(
     exportable: bool | None = None,
     exclude: Collection[str] | None = None,
     input_trees: bool = False,
+    dynamic: bool = False,
 ) -> st.SearchStrategy[Case]:
     """Random models, drawn as :class:`~strategies.spec.Case` data.
 
@@ -849,7 +851,10 @@ def cases(
     (the op on a first operand of that dtype);
     ``input_trees=True`` also draws how ``forward`` takes its inputs: in trees (tuples,
     lists, dicts, a tuple of pairs like a KV cache), beside ``None`` and Python flags and
-    numbers, positional or keyword (``parameter_trees``); it shrinks to flat tensor inputs.
+    numbers, positional or keyword (``parameter_trees``); it shrinks to flat tensor inputs;
+    ``dynamic=True`` also declares input dimensions dynamic where the program allows
+    (``strategies.dynamic.dynamic_specs``): the case is compiled once and run at several
+    sizes; it shrinks to fewer dynamic dimensions and to the static case.
     """
     dtype_pool = _check_choice("dtypes", dtypes, (*ALL_DTYPES, *COMPLEX) if include_complex else ALL_DTYPES)
     kinds = _check_choice("containers", containers, CONTAINER_KINDS)
@@ -935,19 +940,22 @@ def cases(
                                        max_leaves=max_leaves, value_kinds=value_kinds, sinks=sinks,
                                        structural=structural))
         params = draw(parameter_trees(inputs)) if input_trees else ()
-        return Case(inputs=inputs, values=values, output=output, seed=seed, params=params)
+        case = Case(inputs=inputs, values=values, output=output, seed=seed, params=params)
+        return draw(dynamic_specs(case)) if dynamic else case
 
     strategy = draw_case()
     arguments = {k: v for k, v in dict(
         dtypes=dtypes, include_complex=include_complex, containers=containers, op_families=op_families,
         ops=ops, max_ops=max_ops, max_depth=max_depth, max_leaves=max_leaves, max_inputs=max_inputs, max_rank=max_rank,
         max_side=max_side, sizes=sizes,
-        exportable=exportable, exclude=exclude, input_trees=input_trees).items() if v != _DEFAULTS[k]}
+        exportable=exportable, exclude=exclude, input_trees=input_trees, dynamic=dynamic).items()
+        if v != _DEFAULTS[k]}
     return _Named(strategy, "cases(" + ", ".join(f"{k}={v!r}" for k, v in arguments.items()) + ")")
 
 
 _DEFAULTS = dict(dtypes=None, include_complex=False, containers=None, op_families=None, ops=None, max_ops=8, max_depth=4, max_leaves=6,
-                 max_inputs=3, max_rank=4, max_side=3, sizes=None, exportable=None, exclude=None, input_trees=False)
+                 max_inputs=3, max_rank=4, max_side=3, sizes=None, exportable=None, exclude=None, input_trees=False,
+                 dynamic=False)
 
 #: Constants an input tree or a parameter may hold: what real calls pass beside tensors
 #: (``attention_mask=None``, ``return_dict=True``, ``use_cache=False``, a scale, a count).

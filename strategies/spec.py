@@ -19,10 +19,13 @@ __all__ = [
     "Case",
     "Const",
     "Container",
+    "DynamicDim",
+    "Dynamic",
     "Input",
     "Param",
     "ParamNode",
     "Ref",
+    "Symbol",
     "Tree",
     "Value",
     "case_from_json",
@@ -137,6 +140,44 @@ class Param:
 
 
 @dataclass(frozen=True)
+class Symbol:
+    """A size the compiled artefact must take any value of, from ``min`` to ``max``
+    (``torch.export.Dim(name, min=, max=)``); its example value is the inputs' own."""
+
+    name: str
+    min: int
+    max: int
+
+
+@dataclass(frozen=True)
+class DynamicDim:
+    """Dimension ``dim`` of input ``input`` is ``scale * symbol + offset`` (a derived
+    ``Dim``, ``2 * s`` or ``s + 1``, where ``scale``/``offset`` are not 1/0)."""
+
+    input: str
+    dim: int
+    symbol: str
+    scale: int = 1
+    offset: int = 0
+
+    def size(self, value: int) -> int:
+        return self.scale * value + self.offset
+
+
+@dataclass(frozen=True)
+class Dynamic:
+    """Which input dimensions a case declares dynamic, and over what range: the
+    artefact is compiled once, at the inputs' shapes, and called at other sizes
+    (``strategies.dynamic``)."""
+
+    symbols: tuple[Symbol, ...]
+    dims: tuple[DynamicDim, ...]
+
+    def symbol(self, name: str) -> Symbol:
+        return next(s for s in self.symbols if s.name == name)
+
+
+@dataclass(frozen=True)
 class Case:
     inputs: tuple[Input, ...]
     values: tuple[Value, ...]
@@ -146,6 +187,9 @@ class Case:
     #: ``forward``'s parameters when its inputs come as trees; empty: each input is a
     #: parameter of its own (``Input.keyword`` says how it is passed).
     params: tuple[Param, ...] = ()
+    #: The dimensions declared dynamic, compiled once and run at several sizes; ``None``:
+    #: compiled and run at the inputs' shapes only.
+    dynamic: Dynamic | None = None
 
     def input_paths(self) -> dict[str, str]:
         """Each tensor input's parameter and path inside it: ``{"x1": "state[1][0]"}``."""
@@ -251,7 +295,7 @@ class Case:
             return Container(node.kind, tuple(renumber(c) for c in node.items), node.keys)
 
         values = tuple(replace(self.values[i], operands=tuple(rename(o) for o in self.values[i].operands)) for i in used)
-        return Case(self.inputs, values, renumber(self.output), self.seed, self.params)
+        return Case(self.inputs, values, renumber(self.output), self.seed, self.params, self.dynamic)
 
     @property
     def exportable(self) -> bool:
@@ -319,7 +363,17 @@ def case_to_json(case: Case) -> str:
     }
     if case.params:  # only where there are: older cases keep their JSON
         obj["params"] = [{"name": p.name, "keyword": p.keyword, "tree": _param_to_obj(p.tree)} for p in case.params]
+    if case.dynamic is not None:
+        obj["dynamic"] = {"symbols": [[s.name, s.min, s.max] for s in case.dynamic.symbols],
+                          "dims": [[d.input, d.dim, d.symbol, d.scale, d.offset] for d in case.dynamic.dims]}
     return json.dumps(obj, sort_keys=True)
+
+
+def _dynamic_from_obj(obj: Any) -> Dynamic | None:
+    if obj is None:
+        return None
+    return Dynamic(tuple(Symbol(str(n), int(lo), int(hi)) for n, lo, hi in obj["symbols"]),
+                   tuple(DynamicDim(str(i), int(d), str(s), int(k), int(o)) for i, d, s, k, o in obj["dims"]))
 
 
 def _attr_value(a: Any) -> Any:
@@ -351,6 +405,7 @@ def case_from_json(text: str | dict) -> Case:
             output=_tree_from_obj(obj["output"]),
             params=tuple(Param(p["name"], _param_from_obj(p["tree"]), bool(p.get("keyword", False)))
                          for p in obj.get("params", ())),
+            dynamic=_dynamic_from_obj(obj.get("dynamic")),
         )
     except (KeyError, TypeError, AttributeError) as exc:
         raise ValueError(f"malformed case: field {exc!s} is missing or has the wrong type") from exc
