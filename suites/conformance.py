@@ -98,12 +98,17 @@ class Recorder:
     #: row id -> signature -> {backend, count, case, replay}: every distinct verdict a
     #: known row explained, with one example, so that a row hiding two bugs shows
     absorbed: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    #: (backend, size role, outcome) -> calls of dynamic cases (``strategies.dynamic.ROLES``);
+    #: (backend, "cases", outcome) counts the dynamic cases themselves
+    dynamic: Counter = field(default_factory=Counter)
     journal: str | None = None
 
     def record(self, case: Subject, verdict: Verdict, known: Known | None, replay: str = "") -> None:
         record = {"backend": verdict.backend, "outcome": verdict.outcome, "seconds": verdict.seconds,
                   "known": [known.id, known.kind] if known is not None else None, "notes": list(verdict.notes),
                   "features": sorted(case_features(case))}
+        if verdict.sizes:  # a dynamic case: the outcome at each size it ran at
+            record["sizes"] = [[s["role"], s["outcome"]] for s in verdict.sizes]
         if known is not None:
             record["signature"] = verdict.signature()
             if record["signature"] not in self.absorbed.get(known.id, {}):  # one example is enough
@@ -133,6 +138,10 @@ class Recorder:
                 seen["count"] += 1
         for note in r["notes"]:
             self.deviations[(backend, note)] += 1
+        if "sizes" in r:
+            self.dynamic[(backend, "cases", outcome)] += 1
+            for role, at in r["sizes"]:
+                self.dynamic[(backend, role, at)] += 1
         per_backend = self.features.setdefault(backend, {})
         for feature in r["features"]:
             per_backend.setdefault(feature, Counter())[outcome] += 1
@@ -161,13 +170,15 @@ class Recorder:
             seconds=Counter(data["seconds"]),
             calibration=dict(data["calibration"]),
             absorbed={row: {s: dict(e) for s, e in seen.items()} for row, seen in data["absorbed"].items()},
+            dynamic=Counter({(b, r, o): n for b, r, o, n in data.get("dynamic", [])}),
         )
 
     def add(self, other: Recorder) -> None:
         """Add another part of the same campaign (a shard): counts add; a signature both
         saw is one entry, its count the sum, its example the first part's."""
         for mine, theirs in ((self.outcomes, other.outcomes), (self.known, other.known),
-                             (self.deviations, other.deviations), (self.seconds, other.seconds)):
+                             (self.deviations, other.deviations), (self.seconds, other.seconds),
+                             (self.dynamic, other.dynamic)):
             mine.update(theirs)
         for backend, features in other.features.items():
             for feature, counts in features.items():
@@ -210,6 +221,7 @@ class Recorder:
             "seconds": dict(self.seconds),
             "calibration": self.calibration,
             "absorbed": self.absorbed,
+            "dynamic": [[b, r, o, n] for (b, r, o), n in sorted(self.dynamic.items())],
         }
 
 
@@ -240,6 +252,10 @@ def case_features(case: Subject) -> set[str]:
     if not case.containers():
         features.add("container:none (bare leaf)")
     features |= _input_features(case)
+    if case.dynamic is not None:
+        features.add(f"dynamic:{len(case.dynamic.symbols)} symbols")
+        if any((d.scale, d.offset) != (1, 0) for d in case.dynamic.dims):
+            features.add("dynamic:derived dim")
     # Every op the output needs, returned or intermediate: the backend x op table; and
     # each on its first operand's dtype, for op x dtype coverage (``strategies.coverage``).
     features |= {f"op:{op}" for op in case.ops()}
@@ -278,6 +294,7 @@ def conformance_property(
     shard: tuple[int, int] = (0, 1),
     examples: int | None = None,
     database_name: str = "",
+    dynamic: bool = False,
 ) -> Callable[[], None]:
     """The Hypothesis test for one backend; settings come from the active profile.
 
@@ -288,9 +305,14 @@ def conformance_property(
     ``shard`` = (index, count) runs one of ``count`` equal parts of the profile's budget
     (or of ``examples``), so that ``pytest -n`` can spread one backend over several
     processes. ``database_name`` keys the example database (default: the backend's name).
+    ``dynamic`` draws the backend's dynamic options too (``Backend.dynamic_option_strategy``).
     """
+    options_strategy = backend.option_strategy()
+    if dynamic:
+        options_strategy = st.tuples(options_strategy, backend.dynamic_option_strategy()).map(
+            lambda both: {**both[0], **both[1]})
 
-    @given(case=case_strategy if case_strategy is not None else gen.cases(), options=backend.option_strategy())
+    @given(case=case_strategy if case_strategy is not None else gen.cases(), options=options_strategy)
     def check(case: Case, options: dict[str, Any]) -> None:
         verdict = run_case(case, options)
         known = known_row(verdict)

@@ -28,7 +28,8 @@ from strategies import Case, Ref, case_from_json, case_to_json, materialize
 from strategies.architectures import Architecture, error_bound
 from strategies.architectures import build as build_architecture
 from strategies.ops import TensorType, TupleType
-from strategies.render import program_types
+from strategies.dynamic import dynamic_shapes, example_sizes, resized, size_roles, statically
+from strategies.render import input_tensors, program_types
 
 from .backends.base import Backend, CompileContext, Contract, HarnessError
 from .config import Config
@@ -124,6 +125,9 @@ class Verdict:
     #: The earliest value on the way to that leaf that differs on its own (the root
     #: cause in a program), as {"value": "v3 = sum(v1)", "difference": {...}}.
     root: dict[str, Any] = field(default_factory=dict)
+    #: A dynamic case: each size it ran at, in order, as {"role", "sizes", "outcome"}
+    #: (``strategies.dynamic.size_roles``); the last is where it stopped.
+    sizes: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -238,16 +242,22 @@ def _eager(case: Subject) -> tuple[_Run, tuple, dict, torch.nn.Module]:
     try:
         model, args, kwargs = _build(case)
         pristine = copy.deepcopy(model)
-        initial = _clone(_state(model.forward, dict(model.named_buffers()), args, kwargs))
-        eager_args, eager_kwargs = _clone(args), _clone(kwargs)
-        # The tensors themselves, not their ids: a replaced one is freed, and its id reused.
-        handed = [t for t in pytree.tree_leaves((eager_args, eager_kwargs)) if isinstance(t, torch.Tensor)]
-        with torch.no_grad():
-            expected = model(*eager_args, **eager_kwargs)
+        run = _eager_call(model, args, kwargs)
     except Exception as exc:  # the generator promised a well-defined eager result; a user's model must run
         what = (f"the model {case.factory} builds" if isinstance(case, OwnModel) else
                 f"the architecture {case.to_json()}" if isinstance(case, Architecture) else "a generated case")
         raise HarnessError(f"eager PyTorch failed on {what}: {exc!r}") from exc
+    return run, args, kwargs, pristine
+
+
+def _eager_call(model: torch.nn.Module, args: tuple, kwargs: dict) -> _Run:
+    """One eager call of ``model`` on copies of the inputs: its output, and the state before and after."""
+    initial = _clone(_state(model.forward, dict(model.named_buffers()), args, kwargs))
+    eager_args, eager_kwargs = _clone(args), _clone(kwargs)
+    # The tensors themselves, not their ids: a replaced one is freed, and its id reused.
+    handed = [t for t in pytree.tree_leaves((eager_args, eager_kwargs)) if isinstance(t, torch.Tensor)]
+    with torch.no_grad():
+        expected = model(*eager_args, **eager_kwargs)
     run = _Run(expected, initial=initial,
                expected_state=_state(model.forward, dict(model.named_buffers()), eager_args, eager_kwargs))
     # The state check is of tensors updated in place. A container in the inputs whose
@@ -259,7 +269,7 @@ def _eager(case: Subject) -> tuple[_Run, tuple, dict, torch.nn.Module]:
         run.rebound = rebound
         for state in (run.initial, run.expected_state):
             state["inputs"] = {n: t for n, t in state["inputs"].items() if n not in rebound}
-    return run, args, kwargs, pristine
+    return run
 
 
 def _compile_and_run(backend: Backend, case: Subject, options: dict[str, Any], verdict: Verdict) -> _Run:
@@ -270,23 +280,32 @@ def _compile_and_run(backend: Backend, case: Subject, options: dict[str, Any], v
     try:
         with ctx.stage("compile"):
             compiled = backend.compile(ctx)
-        with ctx.stage("run"), torch.no_grad():
-            run.actual = backend.run(compiled, ctx)
-        run.actual_state = _state(model.forward, *backend.state(compiled, ctx))
-        if run.rebound:
-            run.actual_state["inputs"] = {n: t for n, t in run.actual_state["inputs"].items() if n not in run.rebound}
-            ctx.notes.append(f"not compared: {len(run.rebound)} input tensors eager replaced inside a container "
-                             "(a Python-level update, as DynamicCache.update's)")
+        _backend_call(backend, compiled, ctx, run)
     except HarnessError:
         raise
     except Exception as exc:
-        verdict.outcome = "crash"  # may become "unsupported" when the table says so
-        verdict.stage = ctx.current_stage
-        verdict.error_type = type(exc).__name__
-        verdict.message = str(exc)[:4000]
-        verdict.traceback = traceback.format_exc()[-8000:]
+        _crashed(verdict, ctx, exc)
     verdict.notes = ctx.notes
     return run
+
+
+def _backend_call(backend: Backend, compiled: Any, ctx: CompileContext, run: _Run) -> None:
+    """The backend's output and state after one call of ``compiled`` on ``ctx``'s inputs, into ``run``."""
+    with ctx.stage("run"), torch.no_grad():
+        run.actual = backend.run(compiled, ctx)
+    run.actual_state = _state(ctx.model.forward, *backend.state(compiled, ctx))
+    if run.rebound:
+        run.actual_state["inputs"] = {n: t for n, t in run.actual_state["inputs"].items() if n not in run.rebound}
+        ctx.notes.append(f"not compared: {len(run.rebound)} input tensors eager replaced inside a container "
+                         "(a Python-level update, as DynamicCache.update's)")
+
+
+def _crashed(verdict: Verdict, ctx: CompileContext, exc: Exception) -> None:
+    verdict.outcome = "crash"  # may become "unsupported" when the table says so
+    verdict.stage = ctx.current_stage
+    verdict.error_type = type(exc).__name__
+    verdict.message = str(exc)[:4000]
+    verdict.traceback = traceback.format_exc()[-8000:]
 
 
 def _state_differences(run: _Run, error_at: Callable[[str], float]) -> list[Difference]:
@@ -317,34 +336,151 @@ def _state_differences(run: _Run, error_at: Callable[[str], float]) -> list[Diff
 def execute(backend: Backend, case: Subject, options: dict[str, Any]) -> Verdict:
     """The whole pipeline for one case, in this process."""
     start = time.perf_counter()
+    if isinstance(case, Case) and case.dynamic is not None:
+        if backend.dynamic:
+            verdict = _execute_dynamic(backend, case, options)
+            verdict.seconds = time.perf_counter() - start
+            return verdict
+        case = statically(case)
+        static_only = [f"static only: {backend.name} compiles one shape, the dynamic declaration is not used"]
+    else:
+        static_only = []
     verdict = Verdict(backend=backend.name, outcome="pass")
     run = _compile_and_run(backend, case, options, verdict)
-    expected, actual = run.expected, run.actual
-    generated = isinstance(case, Case)
+    verdict.notes += static_only
     if verdict.outcome == "pass":
-        verdict.stage = "judge"
-        # A user's model: the tolerance of each leaf's dtype, no rounding error of a program on top;
-        # an architecture: its bound on eager's own rounding, from its dtype, depth and width.
-        bound = error_bound(case) if isinstance(case, Architecture) else 0.0
-        error_at = _error_lookup(case) if generated else (lambda path: bound)
-        differences = compare(expected, actual, contract=backend.contract, error_at=error_at)
-        differences += _state_differences(run, error_at)
-        if differences:
-            verdict.outcome = "mismatch"
-            verdict.differences = [d.to_dict() for d in differences]
-            verdict.leaf_op = (_op_at(case, differences[0].path) if generated else
-                               case.family if isinstance(case, Architecture) else _state_op(run, differences[0].path))
-            if generated and differences[0].kind in _LEAF_KINDS and not differences[0].path.startswith("state."):
-                verdict.root = _root_cause(backend, case, options, differences[0].path)
-                if verdict.root:
-                    verdict.leaf_op = verdict.root["op"]
-        elif backend.contract is Contract.NESTING:
-            # Within the contract, but the user still sees other container types.
-            changed = compare(expected, actual, contract=Contract.EXACT, error_at=error_at)
-            if changed:
-                verdict.notes.append(f"structure changed (nesting contract): {changed[0]}")
+        _judge(backend, case, options, run, verdict)
     verdict.seconds = time.perf_counter() - start
     return verdict
+
+
+def _judge(backend: Backend, case: Subject, options: dict[str, Any], run: _Run, verdict: Verdict) -> None:
+    """Compare the backend's outputs and state with eager's: a mismatch, or a pass."""
+    expected, actual = run.expected, run.actual
+    generated = isinstance(case, Case)
+    verdict.stage = "judge"
+    # A user's model: the tolerance of each leaf's dtype, no rounding error of a program on top;
+    # an architecture: its bound on eager's own rounding, from its dtype, depth and width.
+    bound = error_bound(case) if isinstance(case, Architecture) else 0.0
+    error_at = _error_lookup(case) if generated else (lambda path: bound)
+    differences = compare(expected, actual, contract=backend.contract, error_at=error_at)
+    differences += _state_differences(run, error_at)
+    if differences:
+        verdict.outcome = "mismatch"
+        verdict.differences = [d.to_dict() for d in differences]
+        verdict.leaf_op = (_op_at(case, differences[0].path) if generated else
+                           case.family if isinstance(case, Architecture) else _state_op(run, differences[0].path))
+        if generated and differences[0].kind in _LEAF_KINDS and not differences[0].path.startswith("state."):
+            verdict.root = _root_cause(backend, case, options, differences[0].path)
+            if verdict.root:
+                verdict.leaf_op = verdict.root["op"]
+    elif backend.contract is Contract.NESTING:
+        # Within the contract, but the user still sees other container types.
+        changed = compare(expected, actual, contract=Contract.EXACT, error_at=error_at)
+        if changed:
+            verdict.notes.append(f"structure changed (nesting contract): {changed[0]}")
+
+
+# -- dynamic cases: compiled once, run at every size -----------------------------------
+
+
+def _dynamic_dims(case: Case, args: tuple, kwargs: dict) -> list[dict[int, tuple[int, int]]]:
+    """Per tensor of the call, in pytree order: {dim: (min, max)} of its dynamic dims."""
+    assert case.dynamic is not None
+    ranges: dict[str, dict[int, tuple[int, int]]] = {}
+    for d in case.dynamic.dims:
+        s = case.dynamic.symbol(d.symbol)
+        ranges.setdefault(d.input, {})[d.dim] = (d.size(s.min), d.size(s.max))
+    named = {id(t): name for name, t in input_tensors(case, args, kwargs).items()}
+    return [ranges.get(named.get(id(t), ""), {}) for t in pytree.tree_leaves((args, kwargs))
+            if isinstance(t, torch.Tensor)]
+
+
+def _constraint_violation(exc: BaseException) -> bool:
+    """torch.export's (or dynamo's) word that the program specialises a dimension it
+    declared dynamic: the generator's fault, not the frontend's."""
+    return "Constraints violated" in str(exc) or type(exc).__name__ == "ConstraintViolationError"
+
+
+def _execute_dynamic(backend: Backend, case: Case, options: dict[str, Any]) -> Verdict:
+    """Compile once at the example, with ``case.dynamic`` declared; run and judge at every
+    size of ``size_roles``, the example first, eager called on the same model in turn.
+    A failure that the static case at that size also has is reported as that static
+    verdict (one root cause, one signature); one only the dynamic artefact has names its
+    size's role in its stage (``run@max``, ``judge@example``, ``import@dynamic``)."""
+    verdict = Verdict(backend=backend.name, outcome="pass")
+    model, args, kwargs = materialize(case)
+    ctx = CompileContext(copy.deepcopy(model), _clone(args), _clone(kwargs), dict(options),
+                         dynamic_shapes=dynamic_shapes(case), dynamic_dims=_dynamic_dims(case, args, kwargs))
+    try:
+        with ctx.stage("compile"):
+            compiled = backend.compile(ctx)
+    except HarnessError:
+        raise
+    except Exception as exc:
+        if _constraint_violation(exc):
+            return _discarded(backend, case, options, "torch.export found the program specialising a dynamic "
+                                                      "dimension (a constraint violation)")
+        _crashed(verdict, ctx, exc)
+        verdict.notes = ctx.notes
+        return _unless_static(backend, case, options, verdict, "dynamic", example_sizes(case.dynamic, case.inputs))
+    graphs = _compiled_graphs()
+    for role, sizes in size_roles(case):
+        at = statically(resized(case, sizes))
+        try:
+            _, at_args, at_kwargs = materialize(at)
+            run = _eager_call(model, at_args, at_kwargs)
+        except Exception as exc:  # the draw checked every size; say so, rather than report the frontend
+            return _discarded(backend, case, options, f"eager fails at the {role} size {sizes}: {exc!r}"[:300])
+        ctx.args, ctx.kwargs = _clone(at_args), _clone(at_kwargs)
+        try:
+            _backend_call(backend, compiled, ctx, run)
+        except HarnessError:
+            raise
+        except Exception as exc:
+            if role == "example" and _constraint_violation(exc):  # a torch.compile frontend compiles on the call
+                return _discarded(backend, case, options, "dynamo found the program specialising a dynamic "
+                                                          "dimension (a constraint violation)")
+            _crashed(verdict, ctx, exc)
+        verdict.notes = ctx.notes
+        if verdict.outcome == "pass":
+            _judge(backend, at, options, run, verdict)
+        verdict.sizes.append({"role": role, "sizes": sizes, "outcome": verdict.outcome})
+        now = _compiled_graphs()
+        if now > graphs and role != "example":
+            ctx.notes.append(f"recompiled for the {role} size")
+        graphs = now
+        if verdict.outcome != "pass":
+            return _unless_static(backend, case, options, verdict, role, sizes)
+        verdict = Verdict(backend=backend.name, outcome="pass", notes=ctx.notes, sizes=verdict.sizes)
+    return verdict
+
+
+def _unless_static(backend: Backend, case: Case, options: dict[str, Any], verdict: Verdict, role: str,
+                   sizes: dict[str, int]) -> Verdict:
+    """The dynamic failure at ``role``, its stage naming the role; or, where the static case
+    at those sizes fails the same way, that static verdict."""
+    static = execute(backend, statically(resized(case, sizes)), options)
+    if static.outcome != "pass" and static.signature() == verdict.signature():
+        static.sizes = verdict.sizes
+        static.notes.append(f"fails at the {role} size {sizes} compiled statically too: a static bug")
+        return static
+    verdict.stage = f"{verdict.stage}@{role}"
+    return verdict
+
+
+def _discarded(backend: Backend, case: Case, options: dict[str, Any], why: str) -> Verdict:
+    """The static case's verdict, with a note that the dynamic declaration was discarded."""
+    verdict = execute(backend, statically(case), options)
+    verdict.notes.append(f"dynamic declaration discarded: {why}")
+    return verdict
+
+
+def _compiled_graphs() -> int:
+    """Graphs dynamo has compiled in this process: one more after a call is a recompilation."""
+    from torch._dynamo.utils import counters
+
+    return counters["stats"]["unique_graphs"]
 
 
 #: Differences in a leaf's own content, which a value earlier in the program may cause.

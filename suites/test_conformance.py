@@ -35,22 +35,46 @@ def test_input_trees_round_trip(backend, backend_spec, shard, run_case, recorder
             input_trees=True)
 
 
+@pytest.mark.conformance(search="dynamic-shapes")
+def test_dynamic_shapes_round_trip(backend, backend_spec, shard, run_case, recorder, known_row, run_config, request):
+    """Compiled once with input dimensions declared dynamic, then called at the range's
+    minimum, maximum, an interior size and the example: every call round-trips. A third of
+    the profile's budget."""
+    if not backend.dynamic:
+        pytest.skip(f"{backend.name}: static only (compiles one shape); its dynamic cases would be static ones")
+    _search(backend, backend_spec, shard, run_case, recorder, known_row, run_config, request.config, dynamic=True)
+
+
+def _budget(examples: int, search: str, dynamic: bool) -> int:
+    """A search's share of the profile's budget: input trees a quarter on top; dynamic
+    shapes a third, taken from the main search (on a frontend that compiles for many sizes)."""
+    if search == "input-trees":
+        return max(1, examples // 4)
+    if search == "dynamic":
+        return max(1, examples // 3)
+    return examples - examples // 3 if dynamic else examples
+
+
 def _search(backend, backend_spec, shard, run_case, recorder, known_row, run_config, config, *,
-            input_trees: bool = False) -> None:
+            input_trees: bool = False, dynamic: bool = False) -> None:
     keep_going = config.getoption("--keep-going")
     exclude = None
     mode = config.getoption("--calibration")
     if mode in ("on", "refresh") or mode == "auto" and worth_it(settings().max_examples):
         calibrated = calibrate(backend, backend_spec, run_case, refresh=mode == "refresh", known_row=known_row,
                                cache=run_config.cache)
-        if shard[0] % config.getoption("--shards") == 0 and not input_trees:  # reported once per backend and machine
+        if shard[0] % config.getoption("--shards") == 0 and not input_trees and not dynamic:  # once per backend
             recorder.record_calibration(backend.name, calibrated)
         exclude = calibrated["features"] or None
-    strategy = cases(exclude=exclude, input_trees=True) if input_trees else cases(exclude=exclude) if exclude else None
+    if dynamic:  # torch.export rejects an unregistered dict subclass whatever the shapes: none drawn
+        strategy = cases(exclude=exclude, dynamic=True, exportable=True)
+    else:
+        strategy = cases(exclude=exclude, input_trees=True) if input_trees else cases(exclude=exclude) if exclude else None
+    search = "input-trees" if input_trees else "dynamic" if dynamic else ""
     check = conformance_property(
         backend, backend_spec, run_case, recorder, strategy, keep_going=keep_going, known_row=known_row, shard=shard,
-        examples=max(1, settings().max_examples // 4) if input_trees else None,
-        database_name=f"{backend.name}/input-trees" if input_trees else "")
+        examples=_budget(settings().max_examples, search, bool(backend.dynamic)),
+        database_name=f"{backend.name}/{search}" if search else "", dynamic=dynamic)
     seen_before = set(recorder.new)  # another shard of this backend may have run in this process
     try:
         check()

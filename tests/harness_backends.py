@@ -24,6 +24,7 @@ from suites.backends.reference import Eager
 from suites.runner import _clone
 
 __all__ = ["DISTORTIONS", "STATE_DISTORTIONS", "CorruptsTheNextCase", "Distorting", "Hang", "HigherPrecision",
+           "RecompilesPerSize", "SpecializesToExample", "StuckAtMax",
            "HigherPrecision64", "Killed", "Segfault", "contains"]
 
 
@@ -426,3 +427,70 @@ class Killed(_Signalled):
     name = "killed"
     container = tuple
     dies_by = signal.SIGKILL
+
+
+# -- dynamic shapes: frontends that compile once and are called at many sizes -----------
+
+
+def _resize_to(tensor: torch.Tensor, shape: tuple[int, ...]) -> torch.Tensor:
+    """``tensor`` cut or zero-padded, dim by dim, to ``shape``."""
+    for dim, side in enumerate(shape):
+        if tensor.shape[dim] > side:
+            tensor = tensor.narrow(dim, 0, side)
+        elif tensor.shape[dim] < side:
+            pad = list(tensor.shape)
+            pad[dim] = side - tensor.shape[dim]
+            tensor = torch.cat([tensor, torch.zeros(pad, dtype=tensor.dtype)], dim)
+    return tensor
+
+
+class _Resizing(Eager):
+    """Runs the eager model on every input tensor cut or padded to the shape ``target``
+    gives it (its example shape and its dynamic dims' ranges)."""
+
+    def target(self, example: tuple[int, ...], dims: dict[int, tuple[int, int]]) -> tuple[int, ...]:
+        raise NotImplementedError
+
+    def compile(self, ctx: CompileContext) -> Any:
+        tensors = [t for t in pytree.tree_leaves((ctx.args, ctx.kwargs)) if isinstance(t, torch.Tensor)]
+        dims = ctx.dynamic_dims or [{} for _ in tensors]
+        return [self.target(tuple(t.shape), d) for t, d in zip(tensors, dims, strict=True)]
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        shapes = iter(compiled)
+        args, kwargs = pytree.tree_map_only(torch.Tensor, lambda t: _resize_to(t, next(shapes)), (ctx.args, ctx.kwargs))
+        return ctx.model(*args, **kwargs)
+
+
+class SpecializesToExample(_Resizing):
+    """Declared dynamism baked to the example: right at the example, and at any other
+    size the inputs are cut or padded back to it (a reshape frozen at the example's length)."""
+
+    name = "specializes-to-example"
+
+    def target(self, example: tuple[int, ...], dims: dict[int, tuple[int, int]]) -> tuple[int, ...]:
+        return example
+
+
+class StuckAtMax(_Resizing):
+    """Every dynamic dim computed at its range's maximum: output shapes stuck there."""
+
+    name = "stuck-at-max"
+
+    def target(self, example: tuple[int, ...], dims: dict[int, tuple[int, int]]) -> tuple[int, ...]:
+        return tuple(dims[k][1] if k in dims else side for k, side in enumerate(example))
+
+
+class RecompilesPerSize(Eager):
+    """Ignores the declared dynamism: dynamo with ``dynamic=False`` traces again at every
+    new size, with right values. A recompilation is a note, never a failure."""
+
+    name = "recompiles-per-size"
+
+    def compile(self, ctx: CompileContext) -> Any:
+        torch._dynamo.reset()
+        return torch.compile(ctx.model, backend="eager", dynamic=False)
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        with ctx.stage("compile-on-call"):
+            return compiled(*ctx.args, **ctx.kwargs)

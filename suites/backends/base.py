@@ -24,8 +24,10 @@ from typing import Any, ClassVar
 
 import torch
 from hypothesis import strategies as st
+from torch.utils import _pytree as pytree
 
-__all__ = ["Backend", "CompileContext", "Contract", "HarnessError", "Recipe", "missing_modules", "tensor_inputs"]
+__all__ = ["Backend", "CompileContext", "Contract", "HarnessError", "Recipe", "compile_dynamic_options", "mark_dynamic",
+           "missing_modules", "tensor_inputs"]
 
 
 class Contract(str, enum.Enum):
@@ -56,6 +58,12 @@ class CompileContext:
     current_stage: str = "compile"
     #: Documented structure changes the adapter saw (reported, not failed).
     notes: list[str] = field(default_factory=list)
+    #: A dynamic case's ``torch.export`` ``dynamic_shapes`` (``strategies.dynamic``); the
+    #: artefact compiled once is then run at other sizes (``args``/``kwargs`` replaced).
+    dynamic_shapes: dict[str, Any] | None = None
+    #: The same, per tensor of ``(args, kwargs)`` in pytree order: {dim: (min, max)}, for
+    #: frontends that take ranges per tensor (``torch._dynamo.mark_dynamic``, TensorRT).
+    dynamic_dims: list[dict[int, tuple[int, int]]] | None = None
     _exported: Any = None
 
     @contextlib.contextmanager
@@ -68,7 +76,8 @@ class CompileContext:
         """``torch.export`` of the module, done once and shared by every user of it."""
         if self._exported is None:
             with self.stage("export"):
-                self._exported = torch.export.export(self.model, self.args, self.kwargs)
+                self._exported = torch.export.export(self.model, self.args, self.kwargs,
+                                                     dynamic_shapes=self.dynamic_shapes)
         return self._exported
 
 
@@ -120,6 +129,23 @@ def _without_docstring(source: str) -> str:
     return "".join(lines[:first.lineno - 1] + lines[first.end_lineno:]).replace(":\n\n", ":\n", 1)
 
 
+def mark_dynamic(ctx: CompileContext, tree: Any) -> None:
+    """``torch._dynamo.mark_dynamic`` on each tensor of ``tree`` (the call's (args, kwargs),
+    in pytree order), for the dims a dynamic case declares, with their ranges."""
+    if not ctx.dynamic_dims:
+        return
+    tensors = [t for t in pytree.tree_leaves(tree) if isinstance(t, torch.Tensor)]
+    for tensor, dims in zip(tensors, ctx.dynamic_dims, strict=True):
+        for dim, (low, high) in dims.items():
+            torch._dynamo.mark_dynamic(tensor, dim, min=low, max=high)
+
+
+def compile_dynamic_options() -> st.SearchStrategy[dict[str, Any]]:
+    """How a ``torch.compile`` frontend is asked for dynamism: ``mark_dynamic`` on the
+    declared dims (absent, where it shrinks to), or ``torch.compile(dynamic=True)``."""
+    return st.fixed_dictionaries({}, optional={"dynamic": st.just(True)})
+
+
 def missing_modules(*names: str) -> list[str]:
     return [n for n in names if importlib.util.find_spec(n) is None]
 
@@ -157,6 +183,9 @@ class Backend:
     packages: ClassVar[tuple[str, ...]] = ()
     #: Where the frontend's bugs are filed (owner/name on GitHub), for search terms.
     tracker: ClassVar[str] = "pytorch/pytorch"
+    #: How the frontend compiles a program once for many sizes (``CompileContext.dynamic_shapes``
+    #: or ``dynamic_dims``); empty: static only, and a dynamic case runs at its example alone.
+    dynamic: ClassVar[str] = "torch.export's dynamic_shapes"
 
     def configure(self, config: Any) -> None:
         """Take the run's settings (a ``suites.config.Config``) that concern this frontend."""
@@ -185,6 +214,10 @@ class Backend:
 
     def option_strategy(self) -> st.SearchStrategy[dict[str, Any]]:
         """The frontend options drawn with each case; they shrink to the defaults."""
+        return st.just({})
+
+    def dynamic_option_strategy(self) -> st.SearchStrategy[dict[str, Any]]:
+        """More options drawn with each dynamic case (how dynamism is asked for)."""
         return st.just({})
 
     def compile(self, ctx: CompileContext) -> Any:

@@ -15,7 +15,9 @@ from __future__ import annotations
 import shutil
 from typing import Any
 
-from .base import Backend, CompileContext, Contract, Recipe
+from hypothesis import strategies as st
+
+from .base import Backend, CompileContext, Contract, Recipe, compile_dynamic_options, mark_dynamic
 
 __all__ = ["Inductor"]
 
@@ -25,6 +27,7 @@ class Inductor(Backend):
     contract = Contract.EXACT
     mutation = "written back: torch.compile keeps eager semantics, in-place updates of buffers and inputs included"
     distribution = "torch"
+    dynamic = "torch._dynamo.mark_dynamic on the declared dims, or torch.compile(dynamic=True) (drawn)"
 
     def unavailable_reason(self) -> str | None:
         reason = super().unavailable_reason()
@@ -39,9 +42,14 @@ class Inductor(Backend):
         import torch
 
         torch._dynamo.reset()  # no cache or recompile limit carried over between cases
-        return torch.compile(ctx.model)
+        return torch.compile(ctx.model, dynamic=True) if ctx.options.get("dynamic") else torch.compile(ctx.model)
+
+    def dynamic_option_strategy(self) -> st.SearchStrategy[dict[str, Any]]:
+        return compile_dynamic_options()
 
     def run(self, compiled: Any, ctx: CompileContext) -> Any:
-        # torch.compile compiles lazily, on the first call.
+        if not ctx.options.get("dynamic"):
+            mark_dynamic(ctx, (ctx.args, ctx.kwargs))
+        # torch.compile compiles lazily, on the first call (and again on a recompilation).
         with ctx.stage("compile-on-call"):
             return compiled(*ctx.args, **ctx.kwargs)

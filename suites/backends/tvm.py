@@ -18,7 +18,7 @@ import torch
 from hypothesis import strategies as st
 from torch.utils import _pytree as pytree
 
-from .base import Backend, CompileContext, Contract, Recipe, tensor_inputs
+from .base import Backend, CompileContext, Contract, Recipe, compile_dynamic_options, mark_dynamic, tensor_inputs
 
 __all__ = ["TvmDynamo", "TvmExportedProgram", "TvmFx"]
 
@@ -216,6 +216,7 @@ class TvmExportedProgram(_TvmBackend):
 class TvmFx(_TvmBackend):
     name = "tvm-fx"
     contract = Contract.NESTING
+    dynamic = ""  # from_fx takes one (shape, dtype) per input: static only
     mutation = ("undocumented: from_fx rejects __setitem__, add_ and mul_ ('Unsupported function target'); the "
                 "in-place ops it maps (copy_, index_put_, fill_) become new values, never written back")
     def recipe(self, options: dict[str, Any], *, input_trees: bool = False) -> Recipe:
@@ -256,6 +257,11 @@ class TvmDynamo(_TvmBackend):
     name = "tvm-dynamo"
     contract = Contract.EXACT
     mutation = "written back: torch.compile's promise (relax_dynamo's own documentation says nothing)"
+    dynamic = "torch._dynamo.mark_dynamic on the declared dims, or torch.compile(dynamic=True) (drawn)"
+
+    def dynamic_option_strategy(self) -> st.SearchStrategy[dict[str, Any]]:
+        return compile_dynamic_options()
+
     def recipe(self, options: dict[str, Any], *, input_trees: bool = False) -> Recipe:
         return Recipe((("compile-on-call", "actual = torch.compile(model, backend=relax_dynamo())(*args, **kwargs)"),),
                       "from tvm.relax.frontend.torch import relax_dynamo")
@@ -265,11 +271,14 @@ class TvmDynamo(_TvmBackend):
 
         torch._dynamo.reset()  # no cache or recompile limit carried over between cases
         model = ctx.model.to(self._torch_device())
-        return torch.compile(model, backend=relax_dynamo(), fullgraph=False)
+        dynamic = True if ctx.options.get("dynamic") else None
+        return torch.compile(model, backend=relax_dynamo(), fullgraph=False, dynamic=dynamic)
 
     def run(self, compiled: Any, ctx: CompileContext) -> Any:
         device = self._torch_device()
         args, kwargs = pytree.tree_map_only(torch.Tensor, lambda t: t.to(device), (ctx.args, ctx.kwargs))
-        # torch.compile compiles lazily, on the first call.
+        if not ctx.options.get("dynamic"):
+            mark_dynamic(ctx, (args, kwargs))
+        # torch.compile compiles lazily, on the first call (and again on a recompilation).
         with ctx.stage("compile-on-call"):
             return compiled(*args, **kwargs)
