@@ -19,6 +19,7 @@ from hypothesis.errors import InvalidArgument
 from hypothesis.internal.conjecture.utils import calc_label_from_name
 
 from .choices import DIRECT, choice, integer_choice
+from .dynamic import dynamic_specs
 from .ops import (
     COMPLEX,
     DOMAINS,
@@ -35,7 +36,6 @@ from .ops import (
     recorded,
     value_type,
 )
-from .dynamic import dynamic_specs
 from .spec import (
     CONTAINER_KINDS,
     INPUT_TREE_KINDS,

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from .choices import choice
 from .ops import OPS, TensorType, TupleType
 from .render import class_source, materialize, program_types
-from .spec import Case, Const, Dynamic, DynamicDim, Input, ParamNode, ParamTree, Symbol
+from .spec import Case, Const, Dynamic, DynamicDim, Input, ParamTree, Symbol
 
 __all__ = ["MAX_DYNAMIC_NUMEL", "ROLES", "dynamic_shapes", "dynamic_shapes_source", "dynamic_specs", "example_sizes",
            "resized", "size_roles", "statically"]

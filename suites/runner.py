@@ -27,8 +27,8 @@ from torch.utils import _pytree as pytree
 from strategies import Case, Ref, case_from_json, case_to_json, materialize
 from strategies.architectures import Architecture, error_bound
 from strategies.architectures import build as build_architecture
-from strategies.ops import TensorType, TupleType
 from strategies.dynamic import dynamic_shapes, example_sizes, resized, size_roles, statically
+from strategies.ops import TensorType, TupleType
 from strategies.render import input_tensors, program_types
 
 from .backends.base import Backend, CompileContext, Contract, HarnessError
