@@ -24,6 +24,7 @@ from typing import Any
 from strategies import OPS, to_source
 from strategies.architectures import Architecture
 from strategies.architectures import to_source as architecture_source
+from strategies.dynamic import ROLES
 from suites.own import OwnModel
 from suites.runner import subject_from_json
 
@@ -163,6 +164,39 @@ def _finding(signature: str, entry: dict[str, Any], corpus: Path, page_dir: Path
             f"<p>replay:</p><pre class=replay>{_e(entry['replay'])}</pre></article>")
 
 
+def dynamic_rows(data: dict[str, Any]) -> list[list[str]]:
+    """Per backend: its dynamic cases by outcome, each size role's calls (passed of run),
+    the recompilations seen, and the declarations discarded (the generator's fault: torch.export
+    found the program specialising a dim) as a share of the dynamic cases drawn."""
+    counts: dict[str, Counter] = {}
+    for backend, role, outcome, n in data.get("dynamic", []):
+        counts.setdefault(backend, Counter())[(role, outcome)] += n
+    notes: dict[str, Counter] = {}
+    for backend, note, n in data.get("deviations", []):
+        kind = "recompiled" if note.startswith("recompiled") else "discarded" if note.startswith(
+            "dynamic declaration discarded") else ""
+        if kind:
+            notes.setdefault(backend, Counter())[kind] += n
+    rows = []
+    for backend in sorted(set(counts) | set(notes)):
+        c, discarded = counts.get(backend, Counter()), notes.get(backend, Counter())["discarded"]
+        cases = {o: n for (r, o), n in c.items() if r == "cases"}
+        drawn = sum(cases.values()) + discarded
+        cells = []
+        for role in ROLES:
+            ran = sum(n for (r, _), n in c.items() if r == role)
+            cells.append(f"{c[(role, 'pass')]}/{ran}" if ran else "-")
+        rows.append([backend, ", ".join(f"{o} {n}" for o, n in sorted(cases.items())) or "-", *cells,
+                     str(notes.get(backend, Counter())["recompiled"]),
+                     f"{discarded} ({discarded / drawn:.1%})" if drawn else "0"])
+    return rows
+
+
+#: The header of ``dynamic_rows``.
+DYNAMIC_HEADER = ["backend", "dynamic cases", "example", "min", "max", "interior", "one", "recompilations",
+                  "discarded"]
+
+
 def render_page(data: dict[str, Any], *, headline: str, coverage: dict[str, tuple[str, list[str]]],
                 corpus: Path = CORPUS, page_dir: Path | None = None) -> str:
     """The page for ``data`` (``findings.json``'s content); ``headline`` is the run's
@@ -203,6 +237,10 @@ def render_page(data: dict[str, Any], *, headline: str, coverage: dict[str, tupl
     if examples:
         parts.append(f"<details><summary>the {len(examples)} distinct verdicts the rows explained, one example "
                      f"each</summary>{_table(['row', 'signature', 'cases', 'replay'], examples)}</details>")
+    dynamic = dynamic_rows(data)
+    parts.append("</section><section id=dynamic><h2>Dynamic shapes: compiled once, called at every size</h2>"
+                 "<p>Each size role: calls that passed of those made (a case stops at its first failing size).</p>")
+    parts.append(_table(DYNAMIC_HEADER, dynamic) if dynamic else "<p>No dynamic cases in this run.</p>")
     parts.append("</section><section id=coverage><h2>Op x dtype coverage</h2>")
     for backend, (line, notes) in sorted(coverage.items()):
         parts.append(f"<h3>{_e(backend)}: op x dtype coverage</h3><p>{_e(line)}.</p>"

@@ -20,6 +20,7 @@ from strategies import Case, Input, containers, materialize
 from strategies.architectures import FAMILIES as ARCHITECTURES
 from strategies.architectures import Architecture, error_bound
 from strategies.architectures import build as build_architecture
+from strategies.dynamic import dynamic_shapes_source, resized, size_roles, statically
 from strategies.render import _SUPPORT, arguments_source, class_source, input_source
 from suites.backends.base import Backend, Contract
 from suites.oracle import TOLERANCES
@@ -63,7 +64,8 @@ def _model_and_inputs(case: Case) -> list[str]:
     model, _, _ = materialize(case)
     weights = {n: t for n, t in [*model.named_parameters(), *model.named_buffers()]}
     literal_weights = all(t.numel() <= _WEIGHT_LITERAL_MAX for t in weights.values())
-    literal_inputs = all(i.values is not None for i in case.inputs)
+    literal_inputs = all(i.values is not None for i in case.inputs) and not (
+        case.dynamic is not None and any(i.values is None for i in _every_size(case)))
     lines: list[str] = []
     if not (literal_weights and literal_inputs):  # the suite's own draw, from the seed
         lines += [f"SEED = {case.seed}", "", "", _SUPPORT.rstrip(), "", ""]
@@ -71,8 +73,12 @@ def _model_and_inputs(case: Case) -> list[str]:
     if literal_weights and weights:
         lines.append("with torch.no_grad():  # the weights the suite drew")
         lines += [f"    model.{n}.copy_({_literal(t)})" for n, t in weights.items()]
-    if not literal_inputs:
-        lines.append("generator = torch.Generator().manual_seed(SEED)")
+    return lines + _inputs(case)
+
+
+def _inputs(case: Case) -> list[str]:
+    """``args, kwargs = ...``: the inputs as literals, or drawn from the seed as the suite does."""
+    lines = [] if all(i.values is not None for i in case.inputs) else ["generator = torch.Generator().manual_seed(SEED)"]
     if case.params:  # the tensors by name, then the trees the model takes them in
         lines += [f"{i.name} = {input_source(i)}" for i in case.inputs]
         lines.append(f"args, kwargs = {arguments_source(case)}")
@@ -166,7 +172,7 @@ def _frontend(backend: Backend, options: dict[str, Any], meta: dict[str, Any], *
     runs it in a child), the recipe's imports the calls need, the helpers they call, and
     the calls, up to the one that fails for a crash."""
     recipe = backend.recipe(options, input_trees=True) if input_trees else backend.recipe(options)
-    call = recipe.until("run" if meta["outcome"] == "mismatch" else meta.get("stage", ""))
+    call = recipe.until("run" if meta["outcome"] == "mismatch" else meta.get("stage", "").split("@")[0])
     helpers = recipe.helper_source(call)
     code = "\n".join([*call, helpers])
     imports = [line for line in recipe.imports.splitlines()
@@ -181,6 +187,9 @@ def _frontend(backend: Backend, options: dict[str, Any], meta: dict[str, Any], *
 def reproducer_source(case: Case, backend: Backend, options: dict[str, Any], meta: dict[str, Any]) -> str:
     """The reproducer of the finding ``meta`` describes (its outcome, stage, signature
     and first difference) for ``case`` on ``backend`` with ``options``."""
+    if case.dynamic is not None and "@" in meta.get("stage", ""):
+        return _dynamic_reproducer(case, backend, options, meta)
+    case = statically(case)  # a static failure: the static case shows it
     head, imports, helpers, call = _frontend(backend, options, meta, input_trees=bool(case.params))
     mismatch = meta["outcome"] == "mismatch"
     lines = [*head, *(["import copy", ""] if mismatch and case.mutations() else []), "import torch"]
@@ -204,6 +213,82 @@ def reproducer_source(case: Case, backend: Backend, options: dict[str, Any], met
     state = ("torch.testing.assert_close((dict(model.named_buffers()), args, kwargs), "
              f"(dict(eager_model.named_buffers()), eager_args, eager_kwargs), equal_nan=True{tolerance})"
              if case.mutations() else "")  # state is part of the result
+    lines += _check(backend, meta["outcome"], (meta.get("differences") or [None])[0], tolerance, state)
+    return "\n".join(lines) + "\n"
+
+
+def _every_size(case: Case) -> list[Input]:
+    return [i for _, sizes in size_roles(case) for i in resized(case, sizes).inputs]
+
+
+_COMPILE_ON_CALL = re.compile(r"actual = (torch\.compile\(model(.*)\))\(\*args, \*\*kwargs\)$")
+
+
+def _dynamic_steps(case: Case, backend: Backend, options: dict[str, Any], meta: dict[str, Any]) -> tuple[list, list]:
+    """(the compile statements, the run statements) of a dynamic case: compiled once with
+    the declared dims (``dynamic_shapes``, or ``mark_dynamic`` / ``dynamic=True`` for a
+    ``torch.compile`` frontend), then run at each size; up to the failing stage for a crash."""
+    stage, _, role = meta["stage"].partition("@")
+    recipe = backend.recipe(options, input_trees=True) if case.params else backend.recipe(options)
+    compiling, running = [], []
+    for step, code in recipe.steps:
+        code = code.replace("torch.export.export(model, args, kwargs)",
+                            "torch.export.export(model, args, kwargs, dynamic_shapes=dynamic_shapes)")
+        found = _COMPILE_ON_CALL.match(code)
+        if found:  # compiled lazily on the first call: one compiled function, called at each size
+            if options.get("dynamic"):
+                compiling.append(f"compiled = torch.compile(model, dynamic=True{found.group(2)})")
+            else:
+                compiling += [f"torch._dynamo.mark_dynamic({d.input}, {d.dim}, min={d.size(case.dynamic.symbol(d.symbol).min)}, "
+                              f"max={d.size(case.dynamic.symbol(d.symbol).max)})" for d in case.dynamic.dims]
+                compiling.append(f"compiled = {found.group(1)}")
+            running.append("actual = compiled(*args, **kwargs)")
+        elif step in ("run", "compile-on-call"):
+            running += code.splitlines()
+        else:
+            compiling += code.splitlines()
+        if role == "dynamic" and step == stage:
+            return compiling, []
+    return compiling, running
+
+
+def _dynamic_reproducer(case: Case, backend: Backend, options: dict[str, Any], meta: dict[str, Any]) -> str:
+    """Compile once at the example with the case's dynamic dims declared, call at the example,
+    then at the size that fails (``meta``'s stage names its role: ``judge@max``)."""
+    role = meta["stage"].partition("@")[2]
+    head, imports, helpers, _ = _frontend(backend, options, meta, input_trees=bool(case.params))
+    compiling, running = _dynamic_steps(case, backend, options, meta)
+    code = "\n".join([*compiling, *running, helpers])
+    recipe = backend.recipe(options, input_trees=True) if case.params else backend.recipe(options)
+    imports = [line for line in recipe.imports.splitlines()
+               if any(re.search(rf"\b{n}\b", code) for n in _imported_names(line))]
+    helpers = recipe.helper_source([*compiling, *running])
+    lines = [*head, "import copy", "", "import torch", "from torch.export import Dim"]
+    lines += _containers(case)
+    lines += [line for line in imports if line not in lines]
+    if helpers:
+        lines += ["", "", helpers.rstrip()]
+    lines += [*class_source(statically(case))[0], "", ""]
+    lines += _model_and_inputs(statically(case))
+    lines += dynamic_shapes_source(case).splitlines()
+    if not case.params and any(line.startswith("torch._dynamo.mark_dynamic") for line in compiling):
+        names = [i.name for i in case.inputs if not i.keyword] + [i.name for i in case.inputs if i.keyword]
+        lines.append(f"{', '.join(names)}, = [*args, *kwargs.values()]  # the tensors mark_dynamic marks")
+    lines += ["eager_model = copy.deepcopy(model)", *compiling]
+    if role == "dynamic":
+        return "\n".join([*lines, 'print("no error: the bug is gone")']) + "\n"
+    at = statically(resized(case, dict(size_roles(case))[role]))
+    sizes = ", ".join(f"{k}={v}" for k, v in dict(size_roles(case))[role].items())
+    if role != "example":
+        lines += ["eager_args, eager_kwargs = copy.deepcopy((args, kwargs))",
+                  "expected = eager_model(*eager_args, **eager_kwargs)", *running,
+                  f"# The same compiled artefact, at the {role} size ({sizes}):", *_inputs(at)]
+    lines += ["eager_args, eager_kwargs = copy.deepcopy((args, kwargs))",
+              "expected = eager_model(*eager_args, **eager_kwargs)", *running]
+    tolerance = _tolerance(at)
+    state = ("torch.testing.assert_close((dict(model.named_buffers()), args, kwargs), "
+             f"(dict(eager_model.named_buffers()), eager_args, eager_kwargs), equal_nan=True{tolerance})"
+             if case.mutations() else "")
     lines += _check(backend, meta["outcome"], (meta.get("differences") or [None])[0], tolerance, state)
     return "\n".join(lines) + "\n"
 

@@ -21,7 +21,7 @@ from suites.conformance import Recorder
 from suites.versions import versions
 
 from .corpus import CORPUS
-from .page import OUTCOMES, render_page
+from .page import DYNAMIC_HEADER, OUTCOMES, dynamic_rows, render_page
 
 __all__ = ["architecture_table", "end_session", "outcome_table", "pair_coverage", "rebuild", "write_latest"]
 
@@ -199,6 +199,11 @@ def write_latest(recorder: Any, directory: Path, status: str = "complete", *, co
     if known:
         md += ["## Known (table rows hit)", "", _markdown_table(
             ["backend", "row", "kind", "examples"], [[k["backend"], k["id"], k["kind"], str(k["count"])] for k in known]), ""]
+    dynamic = dynamic_rows({"dynamic": data["dynamic"], "deviations": data["deviations"]})
+    if dynamic:
+        md += ["## Dynamic shapes: compiled once, called at every size", "",
+               "Each size role: calls that passed of those made (a case stops at its first failing size).", "",
+               _markdown_table(DYNAMIC_HEADER, dynamic), ""]
     families = architecture_table(recorder)
     if families:
         md += ["## Architectures: outcomes per family and frontend", "", families, ""]
