@@ -67,6 +67,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="leave out what each frontend rejects cleanly, learned in a short pass and cached "
                          "(suites/calibration.py): auto = on when the budget is at least 4x the pass "
                          "(nightly, not ci); off = draw everything; refresh = a new pass")
+    group.addoption("--shapes", choices=("all", "static", "dynamic"), default="all",
+                    help="which conformance searches run: static shapes only, dynamic shapes only "
+                         "(compiled once, called at every size), or all (default)")
     group.addoption("--no-isolation", action="store_true",
                     help="run cases in the pytest process (faster; a segfault kills the session)")
 

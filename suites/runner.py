@@ -425,8 +425,12 @@ def _execute_dynamic(backend: Backend, case: Case, options: dict[str, Any]) -> V
         verdict.notes = ctx.notes
         return _unless_static(backend, case, options, verdict, "dynamic", example_sizes(case.dynamic, case.inputs))
     graphs = _compiled_graphs()
+    smallest = backend.smallest_dynamic_size(options)
     for role, sizes in size_roles(case):
         at = statically(resized(case, sizes))
+        if any(d.size(sizes[d.symbol]) < smallest for d in case.dynamic.dims):
+            ctx.notes.append(f"not run at the {role} size: {backend.name} specialises sizes below {smallest}")
+            continue
         try:
             _, at_args, at_kwargs = materialize(at)
             run = _eager_call(model, at_args, at_kwargs)
@@ -460,7 +464,7 @@ def _unless_static(backend: Backend, case: Case, options: dict[str, Any], verdic
                    sizes: dict[str, int]) -> Verdict:
     """The dynamic failure at ``role``, its stage naming the role; or, where the static case
     at those sizes fails the same way, that static verdict."""
-    static = execute(backend, statically(resized(case, sizes)), options)
+    static = execute(backend, statically(resized(case, sizes)), static_options(options))
     if static.outcome != "pass" and static.signature() == verdict.signature():
         static.sizes = verdict.sizes
         static.notes.append(f"fails at the {role} size {sizes} compiled statically too: a static bug")
@@ -469,9 +473,15 @@ def _unless_static(backend: Backend, case: Case, options: dict[str, Any], verdic
     return verdict
 
 
+def static_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The options of the same case compiled statically: without ``dynamic`` (the key a
+    ``dynamic_option_strategy`` draws, ``torch.compile(dynamic=True)``)."""
+    return {k: v for k, v in options.items() if k != "dynamic"}
+
+
 def _discarded(backend: Backend, case: Case, options: dict[str, Any], why: str) -> Verdict:
     """The static case's verdict, with a note that the dynamic declaration was discarded."""
-    verdict = execute(backend, statically(case), options)
+    verdict = execute(backend, statically(case), static_options(options))
     verdict.notes.append(f"dynamic declaration discarded: {why}")
     return verdict
 

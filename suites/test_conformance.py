@@ -57,6 +57,9 @@ def _budget(examples: int, search: str, dynamic: bool) -> int:
 
 def _search(backend, backend_spec, shard, run_case, recorder, known_row, run_config, config, *,
             input_trees: bool = False, dynamic: bool = False) -> None:
+    shapes = config.getoption("--shapes")
+    if shapes != "all" and (shapes == "dynamic") != dynamic:
+        pytest.skip(f"--shapes {shapes}: not this search")
     keep_going = config.getoption("--keep-going")
     exclude = None
     mode = config.getoption("--calibration")

@@ -26,7 +26,8 @@ import torch
 from hypothesis import strategies as st
 from torch.utils import _pytree as pytree
 
-__all__ = ["Backend", "CompileContext", "Contract", "HarnessError", "Recipe", "compile_dynamic_options", "mark_dynamic",
+__all__ = ["Backend", "CompileContext", "Contract", "HarnessError", "Recipe", "compile_dynamic_options",
+           "dynamo_smallest_dynamic_size", "mark_dynamic",
            "missing_modules", "tensor_inputs"]
 
 
@@ -137,7 +138,14 @@ def mark_dynamic(ctx: CompileContext, tree: Any) -> None:
     tensors = [t for t in pytree.tree_leaves(tree) if isinstance(t, torch.Tensor)]
     for tensor, dims in zip(tensors, ctx.dynamic_dims, strict=True):
         for dim, (low, high) in dims.items():
-            torch._dynamo.mark_dynamic(tensor, dim, min=low, max=high)
+            torch._dynamo.mark_dynamic(tensor, dim, min=max(low, 2), max=high)  # see dynamo_smallest_dynamic_size
+
+
+def dynamo_smallest_dynamic_size(options: dict[str, Any]) -> int:
+    """Dynamo specialises sizes 0 and 1 ("0/1 specialization", torch.compile's dynamic
+    shapes documentation): a dim marked with ``mark_dynamic`` and then called at 0 or 1
+    raises ``ConstraintViolationError`` by design. ``dynamic=True`` recompiles for them."""
+    return 0 if options.get("dynamic") else 2
 
 
 def compile_dynamic_options() -> st.SearchStrategy[dict[str, Any]]:
@@ -217,8 +225,14 @@ class Backend:
         return st.just({})
 
     def dynamic_option_strategy(self) -> st.SearchStrategy[dict[str, Any]]:
-        """More options drawn with each dynamic case (how dynamism is asked for)."""
+        """More options drawn with each dynamic case (how dynamism is asked for); the key
+        ``dynamic`` is left out when the harness compiles the same case statically."""
         return st.just({})
+
+    def smallest_dynamic_size(self, options: dict[str, Any]) -> int:
+        """The smallest side a dynamic dim may be called at, where the frontend documents
+        one (dynamo specialises 0 and 1); the harness does not call below it."""
+        return 0
 
     def compile(self, ctx: CompileContext) -> Any:
         raise NotImplementedError

@@ -17,7 +17,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from .base import Backend, CompileContext, Contract, Recipe, compile_dynamic_options, mark_dynamic
+from .base import Backend, CompileContext, Contract, Recipe, compile_dynamic_options, dynamo_smallest_dynamic_size, mark_dynamic
 
 __all__ = ["Inductor"]
 
@@ -46,6 +46,9 @@ class Inductor(Backend):
 
     def dynamic_option_strategy(self) -> st.SearchStrategy[dict[str, Any]]:
         return compile_dynamic_options()
+
+    def smallest_dynamic_size(self, options: dict[str, Any]) -> int:
+        return dynamo_smallest_dynamic_size(options)
 
     def run(self, compiled: Any, ctx: CompileContext) -> Any:
         if not ctx.options.get("dynamic"):

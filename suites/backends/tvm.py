@@ -18,7 +18,16 @@ import torch
 from hypothesis import strategies as st
 from torch.utils import _pytree as pytree
 
-from .base import Backend, CompileContext, Contract, Recipe, compile_dynamic_options, mark_dynamic, tensor_inputs
+from .base import (
+    Backend,
+    CompileContext,
+    Contract,
+    Recipe,
+    compile_dynamic_options,
+    dynamo_smallest_dynamic_size,
+    mark_dynamic,
+    tensor_inputs,
+)
 
 __all__ = ["TvmDynamo", "TvmExportedProgram", "TvmFx"]
 
@@ -261,6 +270,9 @@ class TvmDynamo(_TvmBackend):
 
     def dynamic_option_strategy(self) -> st.SearchStrategy[dict[str, Any]]:
         return compile_dynamic_options()
+
+    def smallest_dynamic_size(self, options: dict[str, Any]) -> int:
+        return dynamo_smallest_dynamic_size(options)
 
     def recipe(self, options: dict[str, Any], *, input_trees: bool = False) -> Recipe:
         return Recipe((("compile-on-call", "actual = torch.compile(model, backend=relax_dynamo())(*args, **kwargs)"),),
