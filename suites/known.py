@@ -639,7 +639,7 @@ KNOWN: tuple[Known, ...] = (
           "A Python int/float/bool output (a constant, x.shape[d]) fails convert_model: the FX decoder looks the "
           "value up among the graph's nodes."),
     Known("openvino-same-tensor-twice", ("openvino",), "bug",
-          r"/convert/crash/GeneralFailure: Check 'is_number\(name\)' failed at [\w/]+/translate_session\.cpp",
+          r"/convert(@dynamic)?/crash/GeneralFailure: Check 'is_number\(name\)' failed at [\w/]+/translate_session\.cpp",
           "One computed tensor returned at two places (`y = x + 1; return y, y`) fails convert_model: 'Tensor name "
           "is not a number: add'. An input returned twice converts."),
     Known("openvino-integer-floor-divide-truncates", ("openvino",), "bug", r"/mismatch/values: (u?int\d+) @floor_div",
@@ -813,6 +813,48 @@ KNOWN: tuple[Known, ...] = (
           "+-3.4028235e38 (FLT_MAX) when it converts bf16 constants to f32 (x == inf and x + inf of bfloat16 are "
           "wrong the same way; float16/float32 are right). The value is the one of openvino-bfloat16-inf-to-float64, "
           "perhaps the same conversion."),
+    # Dynamic shapes (strategies/dynamic.py): compiled once, called at other sizes.
+    Known("onnx-dynamic-zero-size-flatten-reshape", ("onnx",), "bug",
+          r"^onnx/session@dynamic/crash/Fail: \[ONNXRuntimeError\] : N : FAIL : Node \(node_Reshape_N\) Op \(Reshape\) "
+          r"\[ShapeInferenceError\] Invalid Target shape product of N\. Product cannot be N in combination with -N",
+          "flatten of a zero-size tensor one of whose other dims is dynamic (x of shape (s0, 1, 0), flatten(x, 1)) "
+          "is exported as Reshape(x, [s0, -1]); ONNX Runtime's shape inference rejects a -1 beside a product of 0 "
+          "when it creates the session. Static, the export writes the literal shape and the session loads."),
+    Known("onnx-amax-nan-lost", ("onnx",), "bug", r"^onnx/judge/mismatch/values: \w+ NaN lost @amax$",
+          "amax over a dim turns NaN into a number: the exported ReduceMax run by ONNX Runtime's CPU kernel skips "
+          "NaN; PyTorch propagates it. Reached by the dynamic search's draws, compiled statically too."),
+    Known("openvino-dynamic-zero-size-flatten-shape", ("openvino",), "bug",
+          r"^openvino/judge@\w+/mismatch/shape @relu$",
+          "With a dynamic dim declared, relu(flatten(x, 1)) of a zero-size tensor of shape (s0, 1, 0) comes back "
+          "with the wrong shape even at the example (the static compile gets it right): the converted dynamic "
+          "Reshape of a zero-size input resolves its -1 wrongly."),
+    Known("openvino-zero-size-bfloat16-matmul-buffer-compile", ("openvino",), "bug",
+          r"^openvino/compile-model/crash/RuntimeError: object is not initialized",
+          "compile_model fails with 'object is not initialized' on a bfloat16 matmul of a zero-size float64 input "
+          "cast down (x of shape (3, 2, 0)) added into a buffer and summed; met by the dynamic search's draws, "
+          "compiled statically."),
+    Known("tvm-dynamo-dynamic-buffer-mul-codegen", ("tvm-dynamo",), "bug",
+          r"^tvm-dynamo/[\w-]+@\w+/crash/InternalError: CodeGenVM cannot emit this Relax operator directly",
+          "torch.compile(dynamic=True) with relax_dynamo of an int8 buffer multiplied in place by the input "
+          "(self.s0.mul_(x0)), cast and compared: VM codegen meets a Relax operator no pass lowered. Compiled "
+          "without dynamic=True, the same program builds."),
+    Known("tvm-dynamo-dynamic-roll-symbolic-shift", ("tvm-dynamo",), "bug",
+          r"^tvm-dynamo/[\w-]+@\w+/crash/TypeError: Unsupported type for shift/dim: <class 'tvm\.ir\.expr\.Var'>",
+          "torch.roll over a dynamic dim: relax_dynamo's roll converter takes the shift and dim as Python ints and "
+          "fails on the symbolic size (a tvm.ir.expr.Var) that dynamo's symbolic shapes bring in."),
+    Known("tvm-dynamo-dynamic-float16-expand-values", ("tvm-dynamo",), "bug",
+          r"^tvm-dynamo/judge@\w+/mismatch/values: float16 @expand$",
+          "torch.compile(dynamic=True) through relax_dynamo: a float16 max_pool2d result expanded to a new leading "
+          "dim comes back with wrong values, where the static compile returns eager's."),
+    Known("tvm-dynamo-dynamic-trunc-div-emit-te", ("tvm-dynamo",), "bug",
+          r"^tvm-dynamo/[\w-]+@\w+/crash/AssertionError: emit_te now only supports Tensor that has ShapeExpr shape",
+          "torch.compile(dynamic=True) through relax_dynamo: div(rounding_mode='trunc') of a stacked int16 tensor by "
+          "|x| + 1 fails the import (emit_te meets a tensor whose shape is not a ShapeExpr); static, it builds."),
+    Known("tvm-dynamo-bool-clamp-float-bounds", ("tvm-dynamo",), "bug",
+          r"^tvm-dynamo/[\w-]+/crash/(BackendCompilerFailed: )?ValueError: Check failed: \(value == N \|\| value == N\) is "
+          r"false: N exceeds range of bool",
+          "clamp of a bool tensor with float bounds (b.clamp(min=-1.25, max=2.5)): relax_dynamo makes the bounds "
+          "bool constants and TVM rejects -1 as out of bool's range; eager promotes to float32. Static too."),
 )
 
 def counted_outcome(verdict: Verdict, known: Known | None) -> str:

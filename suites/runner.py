@@ -350,6 +350,11 @@ def execute(backend: Backend, case: Subject, options: dict[str, Any]) -> Verdict
     verdict.notes += static_only
     if verdict.outcome == "pass":
         _judge(backend, case, options, run, verdict)
+    if verdict.outcome != "pass" and options.get("dynamic") and isinstance(case, Case):
+        # torch.compile(dynamic=True) of a case with nothing declared: symbolic shapes all the same
+        static = execute(backend, case, static_options(options))
+        if static.outcome == "pass" or static.signature() != verdict.signature():
+            verdict.stage = f"{verdict.stage}@dynamic"
     verdict.seconds = time.perf_counter() - start
     return verdict
 
