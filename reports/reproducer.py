@@ -221,7 +221,7 @@ def _every_size(case: Case) -> list[Input]:
     return [i for _, sizes in size_roles(case) for i in resized(case, sizes).inputs]
 
 
-_COMPILE_ON_CALL = re.compile(r"actual = (torch\.compile\(model(.*)\))\(\*args, \*\*kwargs\)$")
+_COMPILE_ON_CALL = re.compile(r"actual = (torch\.compile\(model.*\))\(\*args, \*\*kwargs\)$")
 
 
 def _dynamic_steps(case: Case, backend: Backend, options: dict[str, Any], meta: dict[str, Any]) -> tuple[list, list]:
@@ -236,12 +236,10 @@ def _dynamic_steps(case: Case, backend: Backend, options: dict[str, Any], meta: 
                             "torch.export.export(model, args, kwargs, dynamic_shapes=dynamic_shapes)")
         found = _COMPILE_ON_CALL.match(code)
         if found:  # compiled lazily on the first call: one compiled function, called at each size
-            if options.get("dynamic"):
-                compiling.append(f"compiled = torch.compile(model, dynamic=True{found.group(2)})")
-            else:
+            if not options.get("dynamic"):  # the recipe says dynamic=True itself where the option is drawn
                 compiling += [f"torch._dynamo.mark_dynamic({d.input}, {d.dim}, min={d.size(case.dynamic.symbol(d.symbol).min)}, "
                               f"max={d.size(case.dynamic.symbol(d.symbol).max)})" for d in case.dynamic.dims]
-                compiling.append(f"compiled = {found.group(1)}")
+            compiling.append(f"compiled = {found.group(1)}")
             running.append("actual = compiled(*args, **kwargs)")
         elif step in ("run", "compile-on-call"):
             running += code.splitlines()

@@ -36,7 +36,8 @@ class Inductor(Backend):
         return reason
 
     def recipe(self, options: dict[str, Any], *, input_trees: bool = False) -> Recipe:
-        return Recipe((("compile-on-call", "actual = torch.compile(model)(*args, **kwargs)"),))
+        dynamic = ", dynamic=True" if options.get("dynamic") else ""
+        return Recipe((("compile-on-call", f"actual = torch.compile(model{dynamic})(*args, **kwargs)"),))
 
     def compile(self, ctx: CompileContext) -> Any:
         import torch

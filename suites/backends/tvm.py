@@ -275,7 +275,9 @@ class TvmDynamo(_TvmBackend):
         return dynamo_smallest_dynamic_size(options)
 
     def recipe(self, options: dict[str, Any], *, input_trees: bool = False) -> Recipe:
-        return Recipe((("compile-on-call", "actual = torch.compile(model, backend=relax_dynamo())(*args, **kwargs)"),),
+        dynamic = ", dynamic=True" if options.get("dynamic") else ""
+        return Recipe((("compile-on-call",
+                        f"actual = torch.compile(model, backend=relax_dynamo(){dynamic})(*args, **kwargs)"),),
                       "from tvm.relax.frontend.torch import relax_dynamo")
 
     def compile(self, ctx: CompileContext) -> Any:

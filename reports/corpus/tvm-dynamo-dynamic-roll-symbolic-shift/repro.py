@@ -21,7 +21,7 @@ args, kwargs = (torch.full((3,), False, dtype=torch.bool), ), {}
 s0 = Dim('s0', min=0, max=48)
 dynamic_shapes = {'x0': {0: s0}}
 eager_model = copy.deepcopy(model)
-compiled = torch.compile(model, dynamic=True, backend=relax_dynamo())
+compiled = torch.compile(model, backend=relax_dynamo(), dynamic=True)
 eager_args, eager_kwargs = copy.deepcopy((args, kwargs))
 expected = eager_model(*eager_args, **eager_kwargs)
 actual = compiled(*args, **kwargs)
