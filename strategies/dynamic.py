@@ -37,6 +37,14 @@ __all__ = ["MAX_DYNAMIC_NUMEL", "ROLES", "dynamic_shapes", "dynamic_shapes_sourc
 #: The sizes a dynamic case runs at, in order: the example first (a failure there is a
 #: static one), then the range's edges, an interior size, and 1 where the range holds 0.
 ROLES = ("example", "min", "max", "interior", "one")
+#: Ops whose literal index torch.export specialises against the dims it broadcasts with
+#: (take_along_dim's index is an expression of the example's sizes): half the constraint
+#: violations of the draws before they were left out of dynamic declarations.
+SPECIALISING_OPS = frozenset({"take_along_dim"})
+#: torch.export also specialises a size computed from a symbol at 0 and 1 (it guards
+#: ``s // 2 != 1``): a case with these ops declares no range whose sizes reach that, so
+#: each symbol's minimum is at least this (and a smaller example declares nothing).
+SMALLEST_SIDE = {"narrow_half": 4, "split_heads": 4, "slice_but_last": 3, "flatten_batch": 2}
 #: No input grows past this many elements at the range's maximum (the large class's bound).
 MAX_DYNAMIC_NUMEL = 1 << 16
 
@@ -176,6 +184,7 @@ def _dynamic_specs(draw: Callable, case: Case) -> Case:
     symbols: list[Symbol] = []
     dims: list[DynamicDim] = []
     sides: dict[str, int] = {}  # each symbol's example value
+    floor = max((SMALLEST_SIDE.get(case.values[i].op, 0) for i in case.used()), default=0)
     for side, members in _candidate_groups(case):
         if not draw(choice(f"dynamic: sides of {side} (three times in four)", 0, 3)):
             continue
@@ -185,6 +194,9 @@ def _dynamic_specs(draw: Callable, case: Case) -> Case:
         name, scale, offset = root if root is not None else (f"s{len(symbols)}", 1, 0)
         low = _MINIMA[draw(choice("dynamic: range minimum", 0, len(_MINIMA) - 1))]
         high = _MAXIMA[draw(choice("dynamic: range maximum", 0, len(_MAXIMA) - 1))](side)
+        if side < floor:
+            continue
+        low = low if low == "example" else max(low, floor)
         tried_symbols = symbols if root is not None else [*symbols, Symbol(name, side if low == "example" else low,
                                                                          high)]
         tried_dims = dims + [DynamicDim(i, k, name, scale, offset) for i, k in members]
@@ -233,6 +245,8 @@ def valid_at(case: Case) -> bool:
     same kinds (dtypes, and as many items in a tuple: ``unbind`` of a dynamic dim is not)."""
     assert case.dynamic is not None
     if any(s.min > s.max or s.min < 0 for s in case.dynamic.symbols):
+        return False
+    if any(case.values[i].op in SPECIALISING_OPS for i in case.used()):
         return False
     example = _source(case), _kinds(statically(case))
     if None in example:

@@ -43,7 +43,7 @@ def test_declarations_are_valid_and_round_trip_through_json():
         assert case_from_json(case_to_json(case)) == case
         assert valid_at(case)
         roles = [role for role, _ in size_roles(case)]
-        assert roles[0] == "example" and "max" in roles, roles
+        assert roles[0] == "example" and len(roles) >= 2, roles  # max is the example where numel bounds it
         for symbol in case.dynamic.symbols:
             assert symbol.min <= symbol.max
         for _, sizes in size_roles(case):  # the inputs take every size, eager runs there

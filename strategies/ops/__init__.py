@@ -19,7 +19,7 @@ from typing import Any
 import torch
 from torch.utils import _pytree as pytree
 
-from . import elementwise, layers, leaves, mathops, reductions, shapes, state
+from . import elementwise, layers, leaves, mathops, reductions, shapes, sizes, state
 from .base import (
     COMPLEX,
     DOMAIN,
@@ -54,10 +54,11 @@ NONFINITE_OK = frozenset({
     "reshape", "permute", "expand", "repeat", "flip", "roll", "cat", "stack", "split", "chunk", "unbind",
     "tensor_split", "squeeze", "unsqueeze", "narrow", "strided_slice", "diagonal", "tril", "triu", "pad", "transpose",
     "flatten",
+    "split_heads", "flatten_batch", "arange_of", "narrow_half", "slice_but_last", "new_zeros_rows", "new_full_pairs",
 })
 
 OPS: dict[str, Op] = {}
-for _module in (leaves, elementwise, mathops, reductions, shapes, layers, state):
+for _module in (leaves, elementwise, mathops, reductions, shapes, layers, state, sizes):
     for _op in _module.OPS:
         if _op.name in OPS:
             raise ValueError(f"op {_op.name!r} is defined twice")
