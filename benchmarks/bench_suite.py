@@ -1,6 +1,6 @@
 """What the suite costs and what it finds per minute, measured on this machine.
 
-    python benchmarks/bench_suite.py [--only throughput,shrink,detection,precision,parallel,repeat,campaign]
+    python benchmarks/bench_suite.py [--only throughput,dynamic,shrink,detection,precision,parallel,repeat,campaign]
                                      [--n 300] [--backend NAME ...] [--seeds 3] [--minutes 15] [--write-docs]
 
 Sections (all by default):
@@ -11,6 +11,8 @@ Sections (all by default):
   ``run`` only (export + import + build + run): the harness overhead is the ratio of the
   two totals. The worker's resident memory is sampled as the cases go by (flat means
   compiled modules are freed).
+- ``dynamic``: per backend, ``--n`` drawn dynamic cases, each run as declared (compiled
+  once, called at every size) and statically: the ratio of the two (aim: at most 1.5).
 - ``shrink``: a real frontend bug, hidden from the known table, is searched for and
   shrunk by the real property: cases and seconds until found, seconds to shrink.
 - ``detection``: each planted distortion of ``tests/harness_backends.py`` over
@@ -55,11 +57,12 @@ sys.path.insert(0, str(ROOT))
 
 import hypothesis  # noqa: E402
 import torch  # noqa: E402
-from hypothesis import HealthCheck, Phase, seed, settings  # noqa: E402
+from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 
 from benchmarks.docs_section import Measurement, capture  # noqa: E402
 from reports.corpus import known_rows  # noqa: E402
 from strategies import Case, Input, Ref, Value, materialize  # noqa: E402
+from strategies import cases as gen_cases  # noqa: E402
 from strategies.draws import draw_as_the_suite_does  # noqa: E402
 from suites.backends.base import CompileContext  # noqa: E402
 from suites.conformance import ConformanceFailure, Recorder, StopSearch, conformance_property  # noqa: E402
@@ -71,7 +74,7 @@ draw_as_the_suite_does()  # the draws the suite makes (conftest.py does the same
 #: What a verdict is matched against, as the suite does: the table and the open corpus entries.
 ROWS = known_rows()
 
-SECTIONS = ("throughput", "shrink", "detection", "precision", "parallel", "repeat", "campaign")
+SECTIONS = ("throughput", "dynamic", "shrink", "detection", "precision", "parallel", "repeat", "campaign")
 TRIVIAL = Case((Input("x0", "float32", ()),), (Value("input", ("x0",)),), Ref(0))
 #: Real bugs to time the search for: (backend, the known row hidden from the table).
 SHRINK_TARGETS = (("tvm-ep", "tvm-int-reduction-not-promoted"), ("tvm-fx", "tvm-fx-dict-output"),
@@ -127,6 +130,44 @@ def throughput(backends: list[str], n: int) -> None:
         frontend_s = sum(_frontend_seconds(backend, case, options) for case, options in ran)
         print(f"| {spec} | {len(ran) * 60 / suite_s:.0f} | {suite_s / len(ran):.3f} | {frontend_s / len(ran):.3f} "
               f"| {suite_s / frontend_s:.2f} | {' / '.join(_mib(r) for r in rss)} |", flush=True)
+
+
+def dynamic_cost(backends: list[str], n: int) -> None:
+    """Per backend: ``n`` drawn dynamic cases (those that declare a dim), each run in the
+    worker twice, as declared (compiled once, called at every size) and statically (the
+    same program at its example only); the ratio of their median times."""
+    from strategies.dynamic import size_roles, statically
+
+    print(f"\n### Dynamic shapes: what a dynamic case costs ({n} declared cases per backend, one core)\n")
+    print("| backend | static s/case (median) | dynamic s/case (median) | ratio of medians | ratio of totals | "
+          "sizes per case (mean) |")
+    print("|---|---:|---:|---:|---:|---:|")
+    drawn: list[tuple[Case, dict[str, Any]]] = []
+
+    @search_settings(4 * n, derandomize=True, phases=[Phase.generate])
+    @given(case=gen_cases(dynamic=True, exportable=True))
+    def collect(case: Case) -> None:
+        if case.dynamic is not None and len(drawn) < n:
+            drawn.append(case)
+
+    collect()
+    for spec in backends:
+        backend = load_backend(spec)
+        if backend.unavailable_reason() or not backend.dynamic:
+            print(f"| {spec} | skipped: {backend.unavailable_reason() or 'static only'} | | | | |")
+            continue
+        worker = started_worker(spec)
+        static_s, dynamic_s = [], []
+        for case in drawn:
+            for target, case_ in ((static_s, statically(case)), (dynamic_s, case)):
+                start = time.perf_counter()
+                worker.run(spec, case_, {})
+                target.append(time.perf_counter() - start)
+        worker.close()
+        sizes = sum(len(size_roles(c)) for c in drawn) / len(drawn)
+        print(f"| {spec} | {statistics.median(static_s):.3f} | {statistics.median(dynamic_s):.3f} | "
+              f"{statistics.median(dynamic_s) / statistics.median(static_s):.2f} | {sum(dynamic_s) / sum(static_s):.2f} "
+              f"| {sizes:.1f} |", flush=True)
 
 
 def _frontend_seconds(backend: Any, case: Case, options: dict[str, Any]) -> float:
@@ -389,6 +430,7 @@ def main(argv: list[str] | None = None) -> None:
     draw_cases(100, derandomize=True)
     parts = {
         "throughput": lambda: throughput(backends, options.n),
+        "dynamic": lambda: dynamic_cost(backends, options.n),
         "shrink": lambda: shrink(options.seeds),
         "detection": lambda: detection(options.seeds),
         "precision": lambda: precision(backends, options.n),
