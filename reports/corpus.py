@@ -235,14 +235,19 @@ def known_rows(corpus: Path = CORPUS) -> tuple[Known, ...]:
 
 def cpu_reason(meta: dict[str, Any], cpuinfo: Path = Path("/proc/cpuinfo")) -> str:
     """Why an entry's bug cannot show on this CPU (a kernel only some instruction sets
-    take, meta ``cpu_flags``), or empty where it can or the CPU cannot be read."""
+    take, meta ``cpu_flags``; one they replace, ``cpu_flags_absent``), or empty where it can
+    or the CPU cannot be read."""
     wanted = meta.get("cpu_flags") or []
     try:
         flags = set(next(line for line in cpuinfo.read_text().splitlines() if line.startswith("flags")).split())
     except (OSError, StopIteration):
         return ""
     missing = [f for f in wanted if f not in flags]
-    return f"reproduces only on CPUs with {', '.join(wanted)}; this one lacks {', '.join(missing)}" if missing else ""
+    if missing:
+        return f"reproduces only on CPUs with {', '.join(wanted)}; this one lacks {', '.join(missing)}"
+    # A kernel the instruction set replaces (OpenVINO's bf16 path on AVX512-BF16): meta ``cpu_flags_absent``.
+    present = [f for f in meta.get("cpu_flags_absent") or [] if f in flags]
+    return f"reproduces only on CPUs without {', '.join(present)}; this one has it" if present else ""
 
 
 def environment(backend: Any) -> dict[str, str]:

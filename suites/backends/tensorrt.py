@@ -30,7 +30,16 @@ import torch
 from hypothesis import strategies as st
 from torch.utils import _pytree as pytree
 
-from .base import Backend, CompileContext, Contract, HarnessError, Recipe, missing_modules
+from .base import (
+    Backend,
+    CompileContext,
+    Contract,
+    HarnessError,
+    Recipe,
+    dynamo_smallest_dynamic_size,
+    mark_dynamic,
+    missing_modules,
+)
 
 __all__ = [
     "DEVICE",
@@ -42,6 +51,7 @@ __all__ = [
     "TrtTorchCompile",
     "compile_kwargs",
     "option_strategy",
+    "ranged_inputs",
     "to_cpu",
     "to_device",
 ]
@@ -155,6 +165,28 @@ def _map_tensors(fn: Any, tree: Any) -> Any:
 
 
 @functools.cache
+def ranged_inputs(torch_tensorrt: Any, tree: Any, dynamic_dims: list[dict[int, tuple[int, int]]] | None) -> Any:
+    """``tree`` (the call's args or kwargs) with each tensor that has dynamic dims replaced
+    by ``torch_tensorrt.Input(min_shape=, opt_shape=, max_shape=, dtype=)``: the range's
+    edges, the example as the optimum (the documented dynamic-shapes call, "Dynamic shapes
+    with Torch-TensorRT"). ``dynamic_dims`` follows the tensors of ``(args, kwargs)`` in
+    pytree order; ``None``: the tree as it is."""
+    if not dynamic_dims:
+        return tree
+    ranges = iter(dynamic_dims)
+
+    def leaf(t: torch.Tensor) -> Any:
+        dims = next(ranges)
+        if not dims:
+            return t
+        shape = list(t.shape)
+        low = [dims[k][0] if k in dims else side for k, side in enumerate(shape)]
+        high = [dims[k][1] if k in dims else side for k, side in enumerate(shape)]
+        return torch_tensorrt.Input(min_shape=low, opt_shape=shape, max_shape=high, dtype=t.dtype)
+
+    return pytree.tree_map_only(torch.Tensor, leaf, tree)
+
+
 def _import_error() -> str | None:
     """``import torch_tensorrt``'s failure, once per process.
 
@@ -178,6 +210,7 @@ class _TrtBackend(Backend):
     distribution = "torch-tensorrt"
     packages = ("tensorrt",)
     tracker = "pytorch/TensorRT"
+    dynamic = "torch_tensorrt.Input(min_shape=, opt_shape=, max_shape=) from the declared ranges"
     _option_names: tuple[str, ...] = tuple(OPTIONS)
     #: How the reproducer compiles, after moving the model and inputs to the GPU.
     _recipe_compile = ('compiled = torch_tensorrt.compile(model, ir="dynamo", arg_inputs=list(args), '
@@ -226,11 +259,12 @@ class _TrtBackend(Backend):
     def _compile_dynamo(self, ctx: CompileContext) -> Any:
         torch_tensorrt = self._import(ctx)
         self._to_device(ctx)
+        arg_inputs, kwarg_inputs = ranged_inputs(torch_tensorrt, (list(ctx.args), dict(ctx.kwargs)), ctx.dynamic_dims)
         return torch_tensorrt.compile(
             ctx.model,
             ir="dynamo",
-            arg_inputs=list(ctx.args),
-            kwarg_inputs=dict(ctx.kwargs),
+            arg_inputs=arg_inputs,
+            kwarg_inputs=kwarg_inputs,
             **compile_kwargs(ctx.options),
         )
 
@@ -266,9 +300,16 @@ class TrtTorchCompile(_TrtBackend):
         # arg_inputs/kwarg_inputs are ignored on this path: it compiles on the first call.
         return torch_tensorrt.compile(ctx.model, ir="torch_compile", **compile_kwargs(ctx.options))
 
+    dynamic = "torch._dynamo.mark_dynamic on the declared dims (this path compiles with dynamic=False)"
+
+    def smallest_dynamic_size(self, options: dict[str, Any]) -> int:
+        return dynamo_smallest_dynamic_size(options)
+
     def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        args, kwargs = to_device(ctx.args, DEVICE), to_device(ctx.kwargs, DEVICE)
+        mark_dynamic(ctx, (args, kwargs))
         with ctx.stage("compile-on-call"):
-            return super().run(compiled, ctx)
+            return to_cpu(compiled(*args, **kwargs))
 
 
 class TrtExportedProgram(_TrtBackend):
@@ -280,10 +321,11 @@ class TrtExportedProgram(_TrtBackend):
         torch_tensorrt = self._import(ctx)
         self._to_device(ctx)
         exported = ctx.exported()
+        arg_inputs, kwarg_inputs = ranged_inputs(torch_tensorrt, (list(ctx.args), dict(ctx.kwargs)), ctx.dynamic_dims)
         return torch_tensorrt.dynamo.compile(
             exported,
-            arg_inputs=list(ctx.args),
-            kwarg_inputs=dict(ctx.kwargs),
+            arg_inputs=arg_inputs,
+            kwarg_inputs=kwarg_inputs,
             **compile_kwargs(ctx.options),
         )
 
@@ -302,7 +344,9 @@ class TrtSaveLoad(_TrtBackend):
             path = os.path.join(tmp, "model.pt2")
             with ctx.stage("save"):
                 # retrace=True re-exports the TensorRT module through the engines' meta
-                # kernels; that is the path users take and where they report bugs.
+                # kernels; that is the path users take and where they report bugs. It retraces at
+                # the example inputs: whether the saved program keeps a dynamic case's ranges is
+                # what the dynamic search checks on the GPU job.
                 torch_tensorrt.save(
                     compiled,
                     path,
