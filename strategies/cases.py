@@ -855,7 +855,8 @@ def cases(
     ``input_trees=True`` also draws how ``forward`` takes its inputs: in trees (tuples,
     lists, dicts, a tuple of pairs like a KV cache), beside ``None`` and Python flags and
     numbers, positional or keyword (``parameter_trees``); it shrinks to flat tensor inputs;
-    ``dynamic=True`` also draws the ops that read sizes (``strategies.ops.sizes``) and declares input dimensions dynamic where the program allows
+    ``dynamic=True`` also draws the ops that read sizes (``strategies.ops.sizes``) and
+    declares input dimensions dynamic where the program allows
     (``strategies.dynamic.dynamic_specs``): the case is compiled once and run at several
     sizes; it shrinks to fewer dynamic dimensions and to the static case.
     """
