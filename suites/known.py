@@ -586,7 +586,7 @@ KNOWN: tuple[Known, ...] = (
           r"NotImplemented: .*NOT_IMPLEMENTED : Could not find an implementation for \w+\(N\) node",
           "ONNX Runtime's CPU provider has no kernel for this op at this dtype (bfloat16 Mul and MatMul) "
           "and says so when the session is created.",
-          "https://github.com/microsoft/onnxruntime/blob/main/docs/OperatorKernels.md", ("session",)),
+          "https://github.com/microsoft/onnxruntime/blob/main/docs/OperatorKernels.md", ("session", "session@dynamic")),
     Known("onnx-op-type-outside-spec", ("onnx",), "unsupported",
           r"InvalidGraph: .*Type Error: Type 'tensor\(\w+\)' of input parameter \(\w+\) of operator \(\w+\)",
           "The ONNX operator has no such input type (bfloat16 Conv, int8/int16/uint8 MatMul): the exporter emits it "
@@ -671,8 +671,8 @@ KNOWN: tuple[Known, ...] = (
           "comes back 3.1389 (the population variance) where PyTorch gives 3.7667; with a dim it is right. A "
           "float64 one is counted under openvino-float64-computed-in-float32 (every float64 value is off)."),
     Known("openvino-max-min-nan-lost", ("openvino",), "bug",
-          r"/mismatch/values: \w+ NaN lost @(relu|maximum|minimum|amax|clamp)$",
-          "relu, maximum, minimum, amax and clamp turn NaN into a number (relu(NaN) is 0, clamp(NaN, min=0.5) is "
+          r"/mismatch/values: \w+ NaN lost @(relu|maximum|minimum|amax|amin|clamp)$",
+          "relu, maximum, minimum, amax, amin and clamp turn NaN into a number (relu(NaN) is 0, clamp(NaN, min=0.5) is "
           "0.5): the CPU plugin's max/min drop NaN; PyTorch propagates it."),
     Known("onnx-sub-int-tensor-float-scalar", ("onnx",), "bug",
           r"Cannot find a compatible OpOverload for aten\.(sub|floor_divide) with the provided arguments",
@@ -857,6 +857,40 @@ KNOWN: tuple[Known, ...] = (
           r"false: N exceeds range of bool",
           "clamp of a bool tensor with float bounds (b.clamp(min=-1.25, max=2.5)): relax_dynamo makes the bounds "
           "bool constants and TVM rejects -1 as out of bool's range; eager promotes to float32. Static too."),
+    Known("tvm-ep-dynamic-symbolic-size-functions", ("tvm-ep",), "bug",
+          r"^tvm-ep/import@dynamic/crash/AssertionError: Unsupported function types \[.*'(sym_\w+|truediv|pow)'",
+          "A program that computes with a dynamic size (torch.sym_max(x.shape[-1] - 1, 1) as a slice bound, a mean "
+          "over a dynamic dim dividing by it) exports Python-level functions on symbolic sizes (sym_max, sym_min, "
+          "sym_float, operator.truediv, pow) into the graph, and from_exported_program has no converter for them. "
+          "Static, the sizes are numbers and the program imports."),
+    Known("tvm-ep-cumsum-split-heads-dtype", ("tvm-ep",), "bug",
+          r"^tvm-ep/judge/mismatch/dtype: torch\.int64 -> torch\.u?int(8|16|32) @split_heads$",
+          "The int64 cumsum of a small-int tensor, reshaped to (*x.shape[:-1], 2, -1), comes back in the input's "
+          "dtype; the probe of the cumsum alone passed under the same importer options "
+          "(keep_params_as_input, unwrap_unit_return_tuple), so the reshape names it."),
+    Known("tvm-dynamo-dynamic-arange-of-size-keyerror", ("tvm-dynamo",), "bug",
+          r"^tvm-dynamo/[\w-]+@\w+/crash/(BackendCompilerFailed: )?KeyError: NAME$",
+          "torch.compile(dynamic=True) through relax_dynamo of torch.arange(x.shape[-2]) over a zero-size input: "
+          "the importer looks the symbolic size up among the graph's inputs and fails with a KeyError naming it."),
+    Known("inductor-int8-maximum-mixed-width-codegen", ("inductor",), "bug",
+          r"^inductor/compile-on-call/crash/InductorError: CppCompileError: C\+\+ compile error: error: no matching "
+          r"function for call to ‘(max|min)_propagate_nan\(signed char&, int&\)’",
+          "torch.maximum of an int8 value and a wider int computed with it (x1 + buffer, abs) fused with a narrowed "
+          "int32 tensor: Inductor's C++ emits max_propagate_nan(signed char, int), which no overload takes."),
+    Known("onnx-any-int-values", ("onnx",), "bug", r"^onnx/judge/mismatch/values: bool( 0-d)? @any$",
+          "any() of an int8 remainder result (torch.remainder(x.sum(0), |x| + 1)) comes back with the wrong truth "
+          "value; eager is True where any element is nonzero."),
+    Known("openvino-bool-gather-values", ("openvino",), "bug", r"^openvino/judge/mismatch/values: bool( 0-d)? @gather$",
+          "torch.gather of a bool tensor with a computed index ((arange(n) + 1) % 2) returns wrong values; the "
+          "same gather of an int8 or float32 tensor is right."),
+    Known("onnx-dynamic-size-output-as-tensor", ("onnx",), "bug",
+          r"^onnx/judge@\w+/mismatch/leaf_type: int( N| \d+)? -> Tensor @shape$",
+          "x.shape[0] returned by a model exported with a dynamic dim comes back as a 0-d int64 tensor, not a "
+          "Python int, even at the example: the symbolic size becomes a graph output (TensorRT #4614 is the "
+          "same class). Static, the exporter fails on a Python int output instead (onnx-python-scalar-output)."),
+    Known("openvino-int-prod-not-promoted", ("openvino",), "bug",
+          r"^openvino/judge/mismatch/dtype: torch\.int64 -> torch\.(u?int(8|16|32)|bool) @prod$",
+          "prod over a dim of a small-int tensor keeps the input dtype (int16 comes back int16); eager returns int64."),
 )
 
 def counted_outcome(verdict: Verdict, known: Known | None) -> str:

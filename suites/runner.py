@@ -154,6 +154,8 @@ class Verdict:
         first = lines[0] if lines else ""
         if re.fullmatch(r"Check '.*' failed at src/[\w/.]+:\d+:", first):  # OpenVINO: and what failed
             first = f"{first} {next((line for line in lines[1:] if not line.endswith(':')), '')}".strip()
+        if first.endswith("C++ compile error"):  # Inductor: the compiler's first error, not the generated file's path
+            first += ": " + next((re.sub(r"^\S+\.cpp:\d+:\d+: ", "", line) for line in lines[1:] if " error: " in line), "")
         # TVM prints a whole op's repr before saying what is wrong with it: keep its name.
         first = re.sub(r'ir\.Op\(span=.*?name="([\w.]+)".*?support_level=\d+\)', r"ir.Op(\1)", first)
         first = re.sub(r"0x[0-9a-f]+", "ADDR", first)
