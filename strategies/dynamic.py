@@ -32,7 +32,7 @@ from .render import class_source, materialize, program_types
 from .spec import Case, Const, Dynamic, DynamicDim, Input, ParamTree, Symbol
 
 __all__ = ["MAX_DYNAMIC_NUMEL", "ROLES", "dynamic_shapes", "dynamic_shapes_source", "dynamic_specs", "example_sizes",
-           "resized", "size_roles", "statically"]
+           "resized", "size_roles", "statically", "without_input"]
 
 #: The sizes a dynamic case runs at, in order: the example first (a failure there is a
 #: static one), then the range's edges, an interior size, and 1 where the range holds 0.
@@ -91,6 +91,17 @@ def resized(case: Case, sizes: dict[str, int]) -> Case:
     inputs = tuple(replace(i, shape=tuple(sides.get((i.name, k), side) for k, side in enumerate(i.shape)))
                    for i in case.inputs)
     return replace(case, inputs=inputs)
+
+
+def without_input(case: Case, name: str) -> Case:
+    """The case without input ``name``, and without what it declared dynamic (a symbol
+    no other dim uses goes with it; nothing left, nothing declared)."""
+    inputs = tuple(i for i in case.inputs if i.name != name)
+    if case.dynamic is None:
+        return replace(case, inputs=inputs)
+    dims = tuple(d for d in case.dynamic.dims if d.input != name)
+    symbols = tuple(s for s in case.dynamic.symbols if any(d.symbol == s.name for d in dims))
+    return replace(case, inputs=inputs, dynamic=Dynamic(symbols, dims) if dims else None)
 
 
 def statically(case: Case) -> Case:

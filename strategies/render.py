@@ -19,7 +19,8 @@ from .ops import DOMAIN, OPS, Type, domain_type, render_op, state_source, value_
 from .ops.base import PRECISE_STEPS, WIDE_FLOAT, WIDE_INT
 from .spec import Case, Const, Input, ParamTree, Ref, Tree, case_to_json
 
-__all__ = ["arguments_source", "class_source", "input_source", "input_tensors", "materialize", "model_source", "parameters",
+__all__ = ["arguments_source", "class_source", "input_source", "input_tensors", "materialize", "materialize_inputs",
+           "model_source", "parameters",
            "program_types", "to_source"]
 
 
@@ -194,11 +195,28 @@ def class_source(case: Case) -> tuple[list[str], dict[str, str]]:
 def model_source(case: Case) -> str:
     """The model, its inputs and its weights as Python; needs the container prelude."""
     lines = [f"SEED = {case.seed}", "", *class_source(case)[0], "", ""]
-    lines += [_SUPPORT, "", "def make_inputs():", "    generator = torch.Generator().manual_seed(SEED)"]
-    for i in case.inputs:
-        lines.append(f"    {i.name} = {input_source(i)}")
-    lines.append(f"    return {arguments_source(case)}")
+    lines += [_SUPPORT, "", *_make_inputs(case)]
     return "\n".join(lines) + "\n"
+
+
+def _make_inputs(case: Case) -> list[str]:
+    lines = ["def make_inputs():", "    generator = torch.Generator().manual_seed(SEED)"]
+    lines += [f"    {i.name} = {input_source(i)}" for i in case.inputs]
+    return [*lines, f"    return {arguments_source(case)}"]
+
+
+_SUPPORT_NAMESPACE: dict[str, Any] = {}
+
+
+def materialize_inputs(case: Case) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    """``materialize(case)``'s inputs alone (the same tensors), without building the model:
+    a dynamic case calls one model at several sizes."""
+    if not _SUPPORT_NAMESPACE:  # the drawing functions, compiled once a process
+        _SUPPORT_NAMESPACE["torch"] = torch
+        exec(compile(_SUPPORT, "<roundtrip support>", "exec"), _SUPPORT_NAMESPACE)  # noqa: S102 - our own source
+    namespace = {**_SUPPORT_NAMESPACE, "SEED": case.seed}
+    exec(compile("\n".join(_make_inputs(case)), "<roundtrip inputs>", "exec"), namespace)  # noqa: S102 - our own source
+    return namespace["make_inputs"]()
 
 
 def parameters(case: Case) -> tuple[list[str], list[str]]:

@@ -29,7 +29,7 @@ from strategies.architectures import Architecture, error_bound
 from strategies.architectures import build as build_architecture
 from strategies.dynamic import dynamic_shapes, example_sizes, resized, size_roles, statically
 from strategies.ops import TensorType, TupleType
-from strategies.render import input_tensors, program_types
+from strategies.render import input_tensors, materialize_inputs, program_types
 
 from .backends.base import Backend, CompileContext, Contract, HarnessError
 from .config import Config
@@ -439,7 +439,7 @@ def _execute_dynamic(backend: Backend, case: Case, options: dict[str, Any]) -> V
             ctx.notes.append(f"not run at the {role} size: {backend.name} specialises sizes below {smallest}")
             continue
         try:
-            _, at_args, at_kwargs = materialize(at)
+            at_args, at_kwargs = (args, kwargs) if role == "example" else materialize_inputs(at)
             run = _eager_call(model, at_args, at_kwargs)
         except Exception as exc:  # the draw checked every size; say so, rather than report the frontend
             return _discarded(backend, case, options, f"eager fails at the {role} size {sizes}: {exc!r}"[:300])

@@ -27,6 +27,7 @@ from typing import Any
 import torch
 
 from strategies import Case, Container, Ref, materialize
+from strategies.dynamic import without_input
 from strategies.ops import domain_type
 from strategies.render import input_tensors
 from strategies.spec import Tree
@@ -108,7 +109,7 @@ def simplify(case: Case, options: dict[str, Any], run_case: Callable[[Case, dict
     # 1. Inputs no needed value reads (an input in a tree is part of its structure: kept).
     read = {o for i in case.used() for o in case.values[i].operands}
     for name in [i.name for i in case.inputs if i.name not in read and not case.params]:
-        candidate = replace(case, inputs=tuple(i for i in case.inputs if i.name != name))
+        candidate = without_input(case, name)
         if same(candidate):
             case = candidate
 

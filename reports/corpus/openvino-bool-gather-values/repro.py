@@ -1,0 +1,136 @@
+# add_buffer, gather, mod_scalar, narrow_half: values: bool (openvino)
+# openvino 2026.4.1, torch 2.13.0+cpu. Exits 1 while the bug reproduces.
+import torch
+import openvino
+from torch.utils import _pytree as pytree
+
+
+def to_ov(tensor):
+    import openvino
+
+    tensor = tensor.detach().cpu().contiguous()
+    if tensor.dtype == torch.bfloat16:
+        return openvino.Tensor(tensor.view(torch.int16).numpy(), list(tensor.shape), openvino.Type.bf16)
+    return openvino.Tensor(tensor.numpy())
+
+
+def from_ov(tensor):
+    import openvino
+
+    data = tensor.data.copy()
+    if tensor.element_type == openvino.Type.bf16:  # numpy has no bfloat16: raw 16-bit words
+        return torch.from_numpy(data.view("int16")).view(torch.bfloat16)
+    return torch.from_numpy(data)
+
+
+def infer(compiled, exported, args, kwargs):
+    from torch.export.graph_signature import InputKind
+    from torch.fx._pytree import tree_flatten_spec
+
+    names = [s.arg.name for s in exported.graph_signature.input_specs if s.kind == InputKind.USER_INPUT]
+    flat = dict(zip(names, tree_flatten_spec((args, kwargs), exported.call_spec.in_spec), strict=True))
+    request = compiled.create_infer_request()
+    for position, port in enumerate(compiled.inputs):
+        # A port has several names; an input also returned as an output may be named
+        # after that output: then it is fed by position (the graph keeps the user's order).
+        name = next((n for n in port.get_names() if n in flat), names[position])
+        request.set_tensor(port, to_ov(flat[name]))
+    request.infer()
+    return [from_ov(request.get_tensor(port)) for port in compiled.outputs]
+
+
+def reassemble(raw, exported):
+    from torch.export.graph_signature import ConstantArgument, OutputKind
+
+    specs = [s for s in exported.graph_signature.output_specs if s.kind == OutputKind.USER_OUTPUT]
+    raw = raw[len(exported.graph_signature.output_specs) - len(specs):]  # buffer mutations come first
+    slots = [not (isinstance(s.arg, ConstantArgument) and s.arg.value is None) for s in specs]
+    if len(raw) != sum(slots):
+        return tuple(raw), False
+    outputs = iter(raw)
+    return pytree.tree_unflatten([next(outputs) if s else None for s in slots], exported.call_spec.out_spec), True
+
+
+class Model(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.register_buffer('s2', torch.empty((2, 4, 5, 32), dtype=torch.int64))
+
+    def forward(self, x0):
+        v0 = torch.gather(x0, 0, ((torch.arange(1280) * 1 + 1) % 2).reshape((2, 4, 5, 32)))
+        v1 = v0 % -2
+        v2 = v1 + self.s2
+        v3 = v2.narrow(1, 0, v2.size(1) // 2)
+        return v3
+
+
+SEED = 114
+
+
+def random_tensor(shape, dtype, generator, domain="small"):
+    """Values within the domain on which every generated op is defined."""
+    if domain != "small":
+        return random_edge_tensor(shape, dtype, generator, domain)
+    if dtype.is_floating_point or dtype.is_complex:
+        real = torch.empty(shape, dtype=torch.float64).uniform_(-3.0, 3.0, generator=generator)
+        if dtype.is_complex:
+            imag = torch.empty(shape, dtype=torch.float64).uniform_(-3.0, 3.0, generator=generator)
+            return torch.complex(real, imag).to(dtype)
+        return real.to(dtype)
+    if dtype == torch.bool:
+        return torch.randint(0, 2, shape, generator=generator).bool()
+    low, high = (0, 10) if dtype == torch.uint8 else (-5, 5)
+    return torch.randint(low, high + 1, shape, generator=generator).to(dtype)
+
+
+def random_edge_tensor(shape, dtype, generator, domain):
+    """Values a narrower dtype cannot hold ("wide"), the dtype's limits, infinities, NaN,
+    signed zeros and subnormals ("extreme"), or that need its last bit ("precise")."""
+    if not dtype.is_floating_point:
+        info = torch.iinfo(dtype)
+        if domain == "wide":
+            top = {'int64': 1099511627776, 'int32': 1048576, 'int16': 4096, 'int8': 127, 'uint8': 255}[str(dtype).removeprefix("torch.")]
+            low = 0 if dtype == torch.uint8 else max(-top - 1, info.min)
+            return torch.randint(low, top + 1, shape, generator=generator, dtype=torch.int64).to(dtype)
+        pool = torch.tensor([info.min, info.max, info.min + 1, info.max - 1, 0, 1], dtype=dtype)
+    else:
+        info = torch.finfo(dtype)
+        if domain == "wide":
+            top = {'float16': 4, 'bfloat16': 30, 'float32': 30, 'float64': 30}[str(dtype).removeprefix("torch.")]
+            exponent = torch.empty(shape, dtype=torch.float64).uniform_(-top, top, generator=generator)
+            sign = torch.randint(0, 2, shape, generator=generator) * 2 - 1
+            return (sign * 10.0**exponent).to(dtype)
+        if domain == "precise":
+            steps = torch.randint(1, 64, shape, generator=generator, dtype=torch.float64)
+            sign = torch.randint(0, 2, shape, generator=generator) * 2 - 1
+            return (sign * (1 + steps * info.eps)).to(dtype)
+        pool = torch.tensor([float("nan"), float("inf"), -float("inf"), float("nan"), -0.0, 0.0,
+                             info.smallest_normal / 4, -info.smallest_normal], dtype=dtype)
+    # Three elements in four from the pool, the rest from the small domain.
+    small = random_tensor(shape, dtype, generator)
+    pick = torch.randint(0, len(pool) * 4 // 3, shape, generator=generator)
+    return torch.where(pick < len(pool), pool[pick.clamp(max=len(pool) - 1)], small)
+
+
+def make_model():
+    model = Model()
+    generator = torch.Generator().manual_seed(SEED + 1)
+    with torch.no_grad():
+        for name, tensor in [*model.named_parameters(), *model.named_buffers()]:
+            tensor.copy_(random_tensor(tensor.shape, tensor.dtype, generator))
+            if name.endswith("running_var"):
+                tensor.abs_().add_(0.5)  # a variance is positive
+    return model.eval()
+
+
+model = make_model()
+args, kwargs = (torch.full((2, 4, 5, 32), False, dtype=torch.bool), ), {}
+expected = model(*args, **kwargs)
+exported = torch.export.export(model, args, kwargs)
+converted = openvino.convert_model(exported)
+compiled = openvino.compile_model(converted, 'CPU', {'EXECUTION_MODE_HINT': 'ACCURACY', 'INFERENCE_NUM_THREADS': 1})
+actual = reassemble(infer(compiled, exported, args, kwargs), exported)[0]  # re-assembled
+e, a = expected, actual
+print("eager:   ", e.dtype, tuple(e.shape), e)
+print("openvino:", a.dtype, tuple(a.shape), a)
+torch.testing.assert_close(actual, expected, equal_nan=True)
