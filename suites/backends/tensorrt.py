@@ -164,7 +164,6 @@ def _map_tensors(fn: Any, tree: Any) -> Any:
     return pytree.tree_map(leaf, tree)
 
 
-@functools.cache
 def ranged_inputs(torch_tensorrt: Any, tree: Any, dynamic_dims: list[dict[int, tuple[int, int]]] | None) -> Any:
     """``tree`` (the call's args or kwargs) with each tensor that has dynamic dims replaced
     by ``torch_tensorrt.Input(min_shape=, opt_shape=, max_shape=, dtype=)``: the range's
@@ -187,6 +186,7 @@ def ranged_inputs(torch_tensorrt: Any, tree: Any, dynamic_dims: list[dict[int, t
     return pytree.tree_map_only(torch.Tensor, leaf, tree)
 
 
+@functools.cache
 def _import_error() -> str | None:
     """``import torch_tensorrt``'s failure, once per process.
 
