@@ -819,7 +819,9 @@ KNOWN: tuple[Known, ...] = (
           r"\[ShapeInferenceError\] Invalid Target shape product of N\. Product cannot be N in combination with -N",
           "flatten of a zero-size tensor one of whose other dims is dynamic (x of shape (s0, 1, 0), flatten(x, 1)) "
           "is exported as Reshape(x, [s0, -1]); ONNX Runtime's shape inference rejects a -1 beside a product of 0 "
-          "when it creates the session. Static, the export writes the literal shape and the session loads."),
+          "when it creates the session. Static, the export writes the literal shape and the session loads. Related: "
+          "ORT calls a -1 beside a zero product undefined by design (microsoft/onnxruntime#9940).",
+          link="https://github.com/microsoft/onnxruntime/issues/9940"),
     Known("onnx-amax-nan-lost", ("onnx",), "bug", r"^onnx/judge/mismatch/values: \w+ NaN lost @amax$",
           "amax over a dim turns NaN into a number: the exported ReduceMax run by ONNX Runtime's CPU kernel skips "
           "NaN; PyTorch propagates it. Reached by the dynamic search's draws, compiled statically too."),
@@ -862,7 +864,9 @@ KNOWN: tuple[Known, ...] = (
           "A program that computes with a dynamic size (torch.sym_max(x.shape[-1] - 1, 1) as a slice bound, a mean "
           "over a dynamic dim dividing by it) exports Python-level functions on symbolic sizes (sym_max, sym_min, "
           "sym_float, operator.truediv, pow) into the graph, and from_exported_program has no converter for them. "
-          "Static, the sizes are numbers and the program imports."),
+          "Static, the sizes are numbers and the program imports. Related: the open tracking issue of dynamic "
+          "shapes in the ExportedProgram frontend (apache/tvm#17818).",
+          link="https://github.com/apache/tvm/issues/17818"),
     Known("tvm-ep-cumsum-split-heads-dtype", ("tvm-ep",), "bug",
           r"^tvm-ep/judge/mismatch/dtype: torch\.int64 -> torch\.u?int(8|16|32) @split_heads$",
           "The int64 cumsum of a small-int tensor, reshaped to (*x.shape[:-1], 2, -1), comes back in the input's "
