@@ -32,7 +32,7 @@ from .render import class_source, materialize, program_types
 from .spec import Case, Const, Dynamic, DynamicDim, Input, ParamTree, Symbol
 
 __all__ = ["MAX_DYNAMIC_NUMEL", "ROLES", "dynamic_shapes", "dynamic_shapes_source", "dynamic_specs", "example_sizes",
-           "resized", "size_roles", "statically", "without_input"]
+           "resized", "size_roles", "statically", "valid_at", "without_input"]
 
 #: The sizes a dynamic case runs at, in order: the example first (a failure there is a
 #: static one), then the range's edges, an interior size, and 1 where the range holds 0.
