@@ -11,6 +11,7 @@ it is gone.
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Any
 
@@ -189,7 +190,7 @@ def reproducer_source(case: Case, backend: Backend, options: dict[str, Any], met
     and first difference) for ``case`` on ``backend`` with ``options``."""
     if case.dynamic is not None and "@" in meta.get("stage", ""):
         return _dynamic_reproducer(case, backend, options, meta)
-    case = statically(case)  # a static failure: the static case shows it
+    case = _static_at(case, meta)  # a static failure: the static case at the size that showed it
     head, imports, helpers, call = _frontend(backend, options, meta, input_trees=bool(case.params))
     mismatch = meta["outcome"] == "mismatch"
     lines = [*head, *(["import copy", ""] if mismatch and case.mutations() else []), "import torch"]
@@ -215,6 +216,18 @@ def reproducer_source(case: Case, backend: Backend, options: dict[str, Any], met
              if case.mutations() else "")  # state is part of the result
     lines += _check(backend, meta["outcome"], (meta.get("differences") or [None])[0], tolerance, state)
     return "\n".join(lines) + "\n"
+
+
+_STATIC_TOO = re.compile(r"fails at the \w+ size (\{[^}]*\}) compiled statically too")
+
+
+def _static_at(case: Case, meta: dict[str, Any]) -> Case:
+    """The static case a static verdict came from: a dynamic case's at the size its note
+    names (``suites.runner`` compiles the static case there), else at its example."""
+    found = next((m for n in meta.get("notes") or () if (m := _STATIC_TOO.search(n))), None)
+    if case.dynamic is None or found is None:
+        return statically(case)
+    return statically(resized(case, ast.literal_eval(found.group(1))))
 
 
 def _every_size(case: Case) -> list[Input]:

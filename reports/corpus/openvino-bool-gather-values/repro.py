@@ -124,7 +124,7 @@ def make_model():
 
 
 model = make_model()
-args, kwargs = (torch.full((2, 4, 5, 32), False, dtype=torch.bool), ), {}
+args, kwargs = (torch.full((2, 16, 17, 32), False, dtype=torch.bool), ), {}
 expected = model(*args, **kwargs)
 exported = torch.export.export(model, args, kwargs)
 converted = openvino.convert_model(exported)
