@@ -23,7 +23,7 @@ from strategies.architectures import Architecture, error_bound
 from strategies.architectures import build as build_architecture
 from strategies.dynamic import dynamic_shapes_source, resized, size_roles, statically
 from strategies.render import _SUPPORT, arguments_source, class_source, input_source
-from suites.backends.base import Backend, Contract
+from suites.backends.base import Backend, Contract, Recipe
 from suites.oracle import TOLERANCES
 from suites.own import OwnModel
 from suites.signature import Signature
@@ -237,12 +237,11 @@ def _every_size(case: Case) -> list[Input]:
 _COMPILE_ON_CALL = re.compile(r"actual = (torch\.compile\(model.*\))\(\*args, \*\*kwargs\)$")
 
 
-def _dynamic_steps(case: Case, backend: Backend, options: dict[str, Any], meta: dict[str, Any]) -> tuple[list, list]:
+def _dynamic_steps(case: Case, recipe: Recipe, options: dict[str, Any], meta: dict[str, Any]) -> tuple[list, list]:
     """(the compile statements, the run statements) of a dynamic case: compiled once with
     the declared dims (``dynamic_shapes``, or ``mark_dynamic`` / ``dynamic=True`` for a
     ``torch.compile`` frontend), then run at each size; up to the failing stage for a crash."""
     stage, _, role = meta["stage"].partition("@")
-    recipe = backend.recipe(options, input_trees=True) if case.params else backend.recipe(options)
     compiling, running = [], []
     for step, code in recipe.steps:
         code = code.replace("torch.export.export(model, args, kwargs)",
@@ -268,9 +267,9 @@ def _dynamic_reproducer(case: Case, backend: Backend, options: dict[str, Any], m
     then at the size that fails (``meta``'s stage names its role: ``judge@max``)."""
     role = meta["stage"].partition("@")[2]
     head, imports, helpers, _ = _frontend(backend, options, meta, input_trees=bool(case.params))
-    compiling, running = _dynamic_steps(case, backend, options, meta)
-    code = "\n".join([*compiling, *running, helpers])
     recipe = backend.recipe(options, input_trees=True) if case.params else backend.recipe(options)
+    compiling, running = _dynamic_steps(case, recipe, options, meta)
+    code = "\n".join([*compiling, *running, helpers])
     imports = [line for line in recipe.imports.splitlines()
                if any(re.search(rf"\b{n}\b", code) for n in _imported_names(line))]
     helpers = recipe.helper_source([*compiling, *running])
@@ -288,8 +287,9 @@ def _dynamic_reproducer(case: Case, backend: Backend, options: dict[str, Any], m
     lines += ["eager_model = copy.deepcopy(model)", *compiling]
     if role == "dynamic":
         return "\n".join([*lines, 'print("no error: the bug is gone")']) + "\n"
-    at = statically(resized(case, dict(size_roles(case))[role]))
-    sizes = ", ".join(f"{k}={v}" for k, v in dict(size_roles(case))[role].items())
+    at_sizes = dict(size_roles(case))[role]
+    at = statically(resized(case, at_sizes))
+    sizes = ", ".join(f"{k}={v}" for k, v in at_sizes.items())
     if role != "example":
         lines += ["eager_args, eager_kwargs = copy.deepcopy((args, kwargs))",
                   "expected = eager_model(*eager_args, **eager_kwargs)", *running,

@@ -19,8 +19,8 @@ from collections.abc import Callable
 
 from ..choices import integers, sampled
 from .base import Op, TensorType, Type, derive_same, dt, finish, real
+from .shapes import _CREATE_DTYPES
 
-_CREATE_DTYPES = ("float32", "int64", "float16", "bfloat16", "float64", "int32", "int8", "uint8", "bool")
 _FILLS = {"bool": (True, False), "uint8": (0, 1, 3), "int": (0, 1, -3), "float": (0.5, -1.25, 0.0)}
 
 
