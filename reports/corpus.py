@@ -51,7 +51,7 @@ from suites.worker import Worker
 
 from .reproducer import architecture_reproducer, own_model_reproducer, reproducer_source, title
 
-__all__ = ["CORPUS", "CorpusError", "Entry", "cpu_reason", "explains", "known_rows", "load_entries", "needs_entry", "open_rows",
+__all__ = ["CORPUS", "CorpusError", "Entry", "cpu_features", "cpu_reason", "explains", "known_rows", "load_entries", "needs_entry", "open_rows",
            "render_report", "reproducer_source", "rows_without_entry", "save_finding"]
 
 #: The tracked corpus: every function's default. A run's own (``--corpus``,
@@ -248,6 +248,19 @@ def cpu_reason(meta: dict[str, Any], cpuinfo: Path = Path("/proc/cpuinfo")) -> s
     # A kernel the instruction set replaces (OpenVINO's bf16 path on AVX512-BF16): meta ``cpu_flags_absent``.
     present = [f for f in meta.get("cpu_flags_absent") or [] if f in flags]
     return f"reproduces only on CPUs without {', '.join(present)}; this one has it" if present else ""
+
+
+#: The instruction-set features Inductor's and OpenVINO's CPU kernels choose by.
+KERNEL_FEATURES = ("avx2", "avx512f", "avx512_vnni", "avx512_bf16", "avx512_fp16", "amx_bf16", "amx_int8")
+
+
+def cpu_features(cpuinfo: Path = Path("/proc/cpuinfo")) -> list[str]:
+    """Which of ``KERNEL_FEATURES`` this CPU has (empty where it cannot be read)."""
+    try:
+        flags = set(next(line for line in cpuinfo.read_text().splitlines() if line.startswith("flags")).split())
+    except (OSError, StopIteration):
+        return []
+    return [f for f in KERNEL_FEATURES if f in flags]
 
 
 def environment(backend: Any) -> dict[str, str]:

@@ -129,6 +129,7 @@ def render(known: tuple[Known, ...] = KNOWN, entries: list[Entry] | None = None,
     unknown = [s for s in unexplained if s not in open_signatures]  # what the suite would fail on
     bugs = sorted((k for k in known if k.kind == "bug"), key=lambda k: k.id)
     unsupported = sorted((k for k in known if k.kind == "unsupported"), key=lambda k: k.id)
+    documented = sorted((k for k in known if k.kind == "documented"), key=lambda k: k.id)
 
     text = ["# Findings", "", HEADER, "",
             "What the suite knows about each frontend: every `bug` row of the known table with the corpus "
@@ -141,12 +142,13 @@ def render(known: tuple[Known, ...] = KNOWN, entries: list[Entry] | None = None,
             + ("every one explained by a row of the table." if not unexplained else
                f"{sum(counts.values())} explained by a row of the table, {len(unexplained) - len(unknown)} by an "
                f"open corpus entry alone, {len(unknown)} by neither (listed at the end)."), "",
-            "| frontend | bug rows | with a reproducer | unsupported rows | survey verdicts explained |",
-            "|---|---:|---:|---:|---:|"]
+            "| frontend | bug rows | with a reproducer | documented rows | unsupported rows | survey verdicts explained |",
+            "|---|---:|---:|---:|---:|---:|"]
     for name, _ in FRONTENDS:
         mine = [k for k in known if frontend(k) == name]
         rows = [k for k in mine if k.kind == "bug"]
         text.append(f"| {name} | {len(rows)} | {sum(1 for k in rows if k.id in by_row)} | "
+                    f"{sum(1 for k in mine if k.kind == 'documented')} | "
                     f"{sum(1 for k in mine if k.kind == 'unsupported')} | {sum(counts[k.id] for k in mine)} |")
     text.append("")
     for name, _ in FRONTENDS:
@@ -157,6 +159,17 @@ def render(known: tuple[Known, ...] = KNOWN, entries: list[Entry] | None = None,
         for row in rows:
             seeded = [e for e in entries if e.meta["status"] != "open" and row.link and row.link in e.meta["upstream"]]
             text += _bug_row(row, by_row.get(row.id, []), seeded, counts[row.id])
+
+    text += ["## Documented: differences the frontend's docs promise", "",
+             "Results that differ from eager where the frontend documents that they do (a device's inference "
+             "precision, an option that changes the return type). A user needs to know; they are not bugs, have no "
+             "corpus entry and are never rendered as an upstream report.", "",
+             "| row | frontend | backends | reason | documentation | survey verdicts |",
+             "|---|---|---|---|---|---:|"]
+    for row in sorted(documented, key=lambda k: ([n for n, _ in FRONTENDS].index(frontend(k)), k.id)):
+        text.append(f"| `{row.id}` | {frontend(row)} | {', '.join(row.backends)} | {_cell(row.reason)} "
+                    f"| {_link(row.link)} | {counts[row.id]} |")
+    text.append("")
 
     text += ["## Unsupported: clean rejections", "",
              "A frontend that refuses a case with a clear error, for a feature it does not support, is not a "

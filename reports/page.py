@@ -206,13 +206,16 @@ def render_page(data: dict[str, Any], *, headline: str, coverage: dict[str, tupl
     for backend, outcome, n in data["outcomes"]:
         outcomes.setdefault(backend, Counter())[outcome] += n
     known_bugs: Counter = Counter()
+    documented: Counter = Counter()
     known_rows: list[list[str]] = []
     for backend, row, kind, n in data["known"]:
         known_bugs[backend] += n if kind == "bug" else 0
+        documented[backend] += n if kind == "documented" else 0
         known_rows.append([backend, row, kind, str(n)])
     new = data["new"]
     new_per = Counter(e["backend"] for e in new.values())
     outcome_rows = [[_e(b), _bar(c), *(f"<span class=n>{c.get(o, 0)}</span>" for o in OUTCOMES), str(known_bugs[b]),
+                     str(documented[b]),
                      f'<span class="{"bad" if new_per[b] else "ok"}">{new_per[b]}</span>'] for b, c in sorted(outcomes.items())]
     cases = ", ".join(f"{b} {n}" for b, n in data["run"]["cases"].items())
     versions = ", ".join(f"{k} {v}" for k, v in data["versions"].items())
@@ -224,7 +227,7 @@ def render_page(data: dict[str, Any], *, headline: str, coverage: dict[str, tupl
                 f"{_e(', '.join(data['run']['merged_from']))}</p>" if data["run"].get("merged_from") else "")
              + "</section>",
              "<section id=outcomes><h2>Outcomes per backend</h2>",
-             _table(["backend", "shares", *OUTCOMES, "known bugs", "new findings"], outcome_rows, raw=True),
+             _table(["backend", "shares", *OUTCOMES, "known bugs", "documented", "new findings"], outcome_rows, raw=True),
              "</section>",
              "<section id=map><h2>Where each frontend breaks</h2>", _map(data), "</section>",
              f"<section id=new><h2>New findings ({len(new)})</h2>"]

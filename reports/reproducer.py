@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 import torch
+from torch.utils import _pytree as pytree
 
 from strategies import Case, Input, containers, materialize
 from strategies.architectures import FAMILIES as ARCHITECTURES
@@ -107,6 +108,10 @@ def _leaf_tolerance(dtype: str) -> str:
     return f", rtol={rtol!r}, atol={atol!r}" if rtol is not None else ""
 
 
+#: Significant digits that tell two values of the dtype apart.
+_DIGITS = {"float64": 17, "float32": 9, "float16": 5}
+
+
 def _check(backend: Backend, outcome: str, difference: dict[str, Any] | None, tolerance: str, state: str) -> list[str]:
     """The lines that show and assert what differs; ``tolerance`` is the whole result's,
     ``state`` the assertion on buffers and inputs after the call (empty: none)."""
@@ -121,6 +126,9 @@ def _check(backend: Backend, outcome: str, difference: dict[str, Any] | None, to
         lines.append("expected = as_tuples(expected)")
     path = (difference or {}).get("path", "")
     kind = (difference or {}).get("kind", "")
+    digits = _DIGITS.get((difference or {}).get("dtype", ""))
+    if digits and kind == "values":  # torch prints 4 digits: a float64 difference would print as equal
+        lines.append(f"torch.set_printoptions(precision={digits})")
     if path.startswith("state."):
         lines += ['print("eager:   ", dict(eager_model.named_buffers()), eager_args, eager_kwargs)',
                   f'print("{name}", dict(model.named_buffers()), args, kwargs)']
@@ -166,13 +174,42 @@ def _imported_names(line: str) -> list[str]:
     return [n.split(" as ")[-1].strip().split(".")[0] for n in names.split(",")]
 
 
+def _plain(case: Case, meta: dict[str, Any]) -> bool:
+    """Whether the frontend can be called as its docs show (``Backend.plain_recipe``):
+    tensors in and out that numpy holds, no state mutated, and a bug not in the structure."""
+    if case.params or case.mutations() or meta.get("outcome") == "hang":
+        return False
+    if ((meta.get("differences") or [{}])[0].get("kind") or "") in _STRUCTURE_KINDS:
+        return False
+    model, args, kwargs = materialize(case)
+    try:
+        with torch.no_grad():
+            out = model(*args, **kwargs)
+    except Exception:
+        return False
+    if not isinstance(out, (tuple, list)) or type(out) not in (tuple, list):  # one tensor, or a flat tuple or list
+        out = (out,)
+    leaves = [*pytree.tree_leaves((args, kwargs)), *out]
+    return all(isinstance(t, torch.Tensor) and t.dtype != torch.bfloat16 for t in leaves)
+
+
+#: Differences a user's own re-assembly of the outputs could hide or cause.
+_STRUCTURE_KINDS = ("arity", "container_type", "keys", "leaf_type")
+
+
+def _recipe(backend: Backend, options: dict[str, Any], *, input_trees: bool, plain: bool) -> Recipe:
+    if plain and (simple := backend.plain_recipe(options)) is not None:
+        return simple
+    return backend.recipe(options, input_trees=True) if input_trees else backend.recipe(options)
+
+
 def _frontend(backend: Backend, options: dict[str, Any], meta: dict[str, Any], *, input_trees: bool,
-              comments: tuple[str, ...] = ()) -> tuple[list[str], list[str], str, list[str]]:
+              comments: tuple[str, ...] = (), plain: bool = False) -> tuple[list[str], list[str], str, list[str]]:
     """What every reproducer of ``meta``'s finding holds of the frontend: its head (the
     title, the versions, ``comments`` and, for a process that died or hung, the guard that
     runs it in a child), the recipe's imports the calls need, the helpers they call, and
     the calls, up to the one that fails for a crash."""
-    recipe = backend.recipe(options, input_trees=True) if input_trees else backend.recipe(options)
+    recipe = _recipe(backend, options, input_trees=input_trees, plain=plain)
     call = recipe.until("run" if meta["outcome"] == "mismatch" else meta.get("stage", "").split("@")[0])
     helpers = recipe.helper_source(call)
     code = "\n".join([*call, helpers])
@@ -191,7 +228,8 @@ def reproducer_source(case: Case, backend: Backend, options: dict[str, Any], met
     if case.dynamic is not None and "@" in meta.get("stage", ""):
         return _dynamic_reproducer(case, backend, options, meta)
     case = _static_at(case, meta)  # a static failure: the static case at the size that showed it
-    head, imports, helpers, call = _frontend(backend, options, meta, input_trees=bool(case.params))
+    head, imports, helpers, call = _frontend(backend, options, meta, input_trees=bool(case.params),
+                                             plain=_plain(case, meta))
     mismatch = meta["outcome"] == "mismatch"
     lines = [*head, *(["import copy", ""] if mismatch and case.mutations() else []), "import torch"]
     lines += _containers(case)
@@ -266,8 +304,9 @@ def _dynamic_reproducer(case: Case, backend: Backend, options: dict[str, Any], m
     """Compile once at the example with the case's dynamic dims declared, call at the example,
     then at the size that fails (``meta``'s stage names its role: ``judge@max``)."""
     role = meta["stage"].partition("@")[2]
-    head, imports, helpers, _ = _frontend(backend, options, meta, input_trees=bool(case.params))
-    recipe = backend.recipe(options, input_trees=True) if case.params else backend.recipe(options)
+    plain = all(_plain(statically(resized(case, sizes)), meta) for _, sizes in size_roles(case))
+    head, imports, helpers, _ = _frontend(backend, options, meta, input_trees=bool(case.params), plain=plain)
+    recipe = _recipe(backend, options, input_trees=bool(case.params), plain=plain)
     compiling, running = _dynamic_steps(case, recipe, options, meta)
     code = "\n".join([*compiling, *running, helpers])
     imports = [line for line in recipe.imports.splitlines()

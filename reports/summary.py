@@ -61,15 +61,16 @@ def _rows(recorder: Any) -> list[list[str]]:
     for b in backends:
         counts = [recorder.outcomes.get((b, o), 0) for o in OUTCOMES]
         known_bugs = sum(n for (kb, _, kind), n in recorder.known.items() if kb == b and kind == "bug")
+        documented = sum(n for (kb, _, kind), n in recorder.known.items() if kb == b and kind == "documented")
         new = sum(1 for e in recorder.new.values() if e["backend"] == b)
         seconds = recorder.seconds.get(b, 0.0)
         rate = f"{60 * sum(counts) / seconds:.0f}" if seconds else "-"
-        rows.append([b, *map(str, counts), str(known_bugs), str(new), rate])
+        rows.append([b, *map(str, counts), str(known_bugs), str(documented), str(new), rate])
     return rows
 
 
 # cases/min: cases per minute of pipeline time in the worker (materialize to judge).
-_HEADER = ["backend", *OUTCOMES, "known bugs", "new findings", "cases/min"]
+_HEADER = ["backend", *OUTCOMES, "known bugs", "documented", "new findings", "cases/min"]
 
 
 def outcome_table(recorder: Any) -> str:

@@ -5,7 +5,10 @@ that matches none is a new finding and fails its test with the shrunk case. Rows
 kind ``unsupported`` turn a clean compile-time rejection into the ``unsupported``
 outcome, and so a mismatch made only of mutations not written back where the frontend
 documents that it drops them; rows of kind ``bug`` are real bugs (crash, hang or
-mismatch) already on file.
+mismatch) already on file; rows of kind ``documented`` are results that differ from
+eager where the frontend documents that they do (a precision a device computes in, an
+option that changes the return type): the user is told, they are counted apart from
+bugs, and they are never reported upstream (no corpus entry).
 
 ``pattern`` is a regular expression searched in the verdict's signature
 ``backend/stage/outcome/what`` (see ``Verdict.signature``); ``stage`` narrows it. An
@@ -37,6 +40,9 @@ __all__ = ["KNOWN", "SURVEY", "TRT", "Known", "SignatureOnly", "counted_outcome"
 SURVEY = Path(__file__).with_name("ci-survey.json")
 
 TVM = ("tvm-ep", "tvm-fx", "tvm-dynamo")
+#: The CPU plugin's inference precisions (f32, bf16, f16; i32): the documented reason for two rows.
+_OPENVINO_CPU_PRECISIONS = ("https://docs.openvino.ai/2024/openvino-workflow/running-inference/"
+                            "inference-devices-and-modes/cpu-device.html")
 TRT = ("trt-dynamo", "trt-torch-compile", "trt-exported-program", "trt-saved")
 # The TensorRT paths through torch.export (torch.compile keeps None and constants out).
 TRT_EXPORT_PATHS = ("trt-dynamo", "trt-exported-program", "trt-saved")
@@ -46,7 +52,7 @@ TRT_EXPORT_PATHS = ("trt-dynamo", "trt-exported-program", "trt-saved")
 class Known:
     id: str
     backends: tuple[str, ...]
-    kind: str  # "unsupported" | "bug"
+    kind: str  # "unsupported" | "bug" | "documented"
     pattern: str
     reason: str
     link: str = ""
@@ -140,9 +146,12 @@ KNOWN: tuple[Known, ...] = (
           "Eager promotes to float (uint8 // 0.75 is a float32 tensor)."),
     Known("tvm-zero-size-matmul-reshape", TVM, "bug", r"Reshape expects the new shape to be convertible",
           "matmul over a 0-size inner dim ((1, 0) @ (0, 1)) fails to build: a reshape from 0 to 1 elements."),
-    Known("tvm-fx-unit-tuple-unwrapped", ("tvm-fx",), "bug", r"/mismatch/container_type: (tuple|list)",
-          "With unwrap_unit_return_tuple, a 1-tuple or 1-list the model returns comes back as the "
-          "bare value from from_fx: the option changes the user's return type."),
+    Known("tvm-fx-unit-tuple-unwrapped", ("tvm-fx",), "documented", r"/mismatch/container_type: (tuple|list)",
+          "With unwrap_unit_return_tuple=True, a 1-tuple or 1-list the model returns comes back as the bare value "
+          "from from_fx: what the option is documented to do (from_fx's docstring: 'A boolean flag indicating if to "
+          "the return value when it is an unit tuple'). The suite draws the option; a user who sets it gets the "
+          "bare value.",
+          "https://github.com/apache/tvm/blob/main/python/tvm/relax/frontend/torch/fx_translator.py"),
     Known("tvm-layer-norm-low-precision", TVM, "bug", r"layer_norm: only support float",
           "InternalError at build for LayerNorm in bfloat16/float64 instead of a clean rejection."),
     Known("tvm-dynamo-graph-without-inputs", ("tvm-dynamo",), "bug", r"/crash/AssertionError: ?$",
@@ -630,10 +639,12 @@ KNOWN: tuple[Known, ...] = (
     Known("openvino-squeeze-non-unit-dim", ("openvino",), "bug", r"/mismatch/shape( 0-d)? @squeeze",
           "x.squeeze(d) on a dim whose size is not 1 squeezes it anyway: a (2,) tensor comes back with shape (); "
           "PyTorch leaves it as it is. Silently wrong shape."),
-    Known("openvino-float64-computed-in-float32", ("openvino",), "bug", r"/mismatch/values: float64 @",
+    Known("openvino-float64-computed-in-float32", ("openvino",), "documented", r"/mismatch/values: float64 @",
           "float64 is computed in float32 even with EXECUTION_MODE_HINT=ACCURACY: a float64 input comes back from "
           "a view, a gather or an add off by float32 rounding (~1e-8 relative; 1 + 2^-50 comes back 1). One root "
-          "cause for every op: the CPU plugin narrows f64 at its inputs. Only float64 value mismatches match."),
+          "cause for every op: the CPU plugin's documented floating-point inference precisions are f32, bf16 and "
+          "f16 (CPU device docs, 'Supported Model Precision'), so it narrows f64 at its inputs. Only float64 value "
+          "mismatches match.", _OPENVINO_CPU_PRECISIONS),
     Known("openvino-python-scalar-output", ("openvino",), "bug",
           r"/convert/crash/ValueError: (-?N(\.N)?|True|False) is not in list",
           "A Python int/float/bool output (a constant, x.shape[d]) fails convert_model: the FX decoder looks the "
@@ -653,11 +664,12 @@ KNOWN: tuple[Known, ...] = (
           "openvino-int64-computed-in-int32: an int64 fmod is counted here (the float32 path breaks it from 2^24, "
           "before the int32 narrowing does at 2^31)."),
     # After the floor_div and fmod rows (the first row that matches counts).
-    Known("openvino-int64-computed-in-int32", ("openvino",), "bug", r"/mismatch/values: int64( 0-d)? @",
+    Known("openvino-int64-computed-in-int32", ("openvino",), "documented", r"/mismatch/values: int64( 0-d)? @",
           "int64 is computed in int32: an int64 value outside the int32 range comes back as its low 32 bits, "
           "sign-extended (minimum(x, x) of 376073971102 gives -1883150946; 2**32 + 3 gives 3), in minimum, add, mul "
           "and even a slice or reshape. One root cause for every op: the CPU plugin has no i64 inference "
-          "precision (its documented integer precision is i32). Only int64 value mismatches match."),
+          "precision (its documented integer precision is i32, CPU device docs, 'Supported Model Precision'). "
+          "Only int64 value mismatches match.", _OPENVINO_CPU_PRECISIONS),
     Known("openvino-group-norm-2d-compile", ("openvino",), "bug",
           r"/compile-model/crash/RuntimeError: Check 'newNode' failed at src/plugins/intel_cpu/src/node\.cpp:N: "
           r"Unsupported operation of type: GroupNormalization\b",

@@ -220,6 +220,13 @@ class Backend:
         return Recipe(((self.name, f"raise SystemExit('{self.name} has no standalone reproducer: "
                                    "use python -m suites.replay')"),))
 
+    def plain_recipe(self, options: dict[str, Any]) -> Recipe | None:
+        """The frontend called as its documentation shows, with no adapter helper, for a
+        case whose inputs and outputs are tensors numpy holds (no bfloat16, no ``None``,
+        no state mutated) and whose bug is not in the output's structure; ``None`` where
+        ``recipe`` is already that plain."""
+        return None
+
     def option_strategy(self) -> st.SearchStrategy[dict[str, Any]]:
         """The frontend options drawn with each case; they shrink to the defaults."""
         return st.just({})

@@ -125,6 +125,17 @@ class OnnxRuntime(Backend):
         ), "import onnxruntime\nfrom torch.utils import _pytree as pytree",
             (to_ort, from_ort, user_output_slots, tensor_inputs, session_feeds, reassemble))
 
+    def plain_recipe(self, options: dict[str, Any]) -> Recipe | None:
+        return Recipe((
+            ("export", "exported = torch.export.export(model, args, kwargs)"),
+            ("onnx-export", "program = torch.onnx.export(exported, args, kwargs=kwargs, dynamo=True)"),
+            ("session", "session = onnxruntime.InferenceSession(program.model_proto.SerializeToString(), "
+                        "providers=['CPUExecutionProvider'])"),
+            ("run", "feeds = {i.name: t.numpy() for i, t in zip(session.get_inputs(), pytree.tree_leaves((args, kwargs)))}"
+                    "\nraw = [torch.from_numpy(v) for v in session.run(None, feeds)]"
+                    "\nactual = pytree.tree_unflatten(raw, exported.call_spec.out_spec)"),
+        ), "import onnxruntime\nfrom torch.utils import _pytree as pytree")
+
     def version(self) -> str:
         from importlib.metadata import version
 

@@ -109,6 +109,19 @@ class OpenVino(Backend):
             ("run", "actual = reassemble(infer(compiled, exported, args, kwargs), exported)[0]  # re-assembled"),
         ), "import openvino\nfrom torch.utils import _pytree as pytree", (to_ov, from_ov, infer, reassemble))
 
+    def plain_recipe(self, options: dict[str, Any]) -> Recipe | None:
+        return Recipe((
+            ("export", "exported = torch.export.export(model, args, kwargs)"),
+            ("convert", "converted = openvino.convert_model(exported)"),
+            ("compile-model", f"compiled = openvino.compile_model(converted, 'CPU', {CONFIG!r})"),
+            # fed by the export's input names: convert_model may drop an input the graph does not use
+            ("run", "names = {n for port in compiled.inputs for n in port.get_names()}"
+                    "\nfeeds = {n: t.numpy() for n, t in zip(exported.graph_signature.user_inputs, "
+                    "pytree.tree_leaves((args, kwargs))) if n in names}"
+                    "\nraw = [torch.from_numpy(v.copy()) for v in compiled(feeds).to_tuple()]"
+                    "\nactual = pytree.tree_unflatten(raw, exported.call_spec.out_spec)"),
+        ), "import openvino\nfrom torch.utils import _pytree as pytree")
+
     def compile(self, ctx: CompileContext) -> Any:
         import openvino
 

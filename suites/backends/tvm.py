@@ -192,6 +192,17 @@ class TvmExportedProgram(_TvmBackend):
         ), _tvm_imports("from_exported_program", "from torch.utils import _pytree as pytree"),
             (to_torch, reassemble, tensor_inputs))
 
+    def plain_recipe(self, options: dict[str, Any]) -> Recipe | None:
+        if options.get("unwrap_unit_return_tuple") or options.get("no_bind_return_tuple"):
+            return None  # what the VM returns is then the options' business: the general recipe
+        return Recipe((
+            ("export", "exported = torch.export.export(model, args, kwargs)"),
+            *self._recipe_build(f"from_exported_program(exported{_keywords(options)})", options),
+            ("run", "inputs = pytree.tree_leaves((args, kwargs))\n" + _on_device(self) +
+                    f"raw = vm['main'](*map(tvm.runtime.from_dlpack, inputs){self._recipe_params(options)})\n"
+                    "actual = pytree.tree_unflatten([torch.from_dlpack(t).cpu() for t in raw], exported.call_spec.out_spec)"),
+        ), _tvm_imports("from_exported_program", "from torch.utils import _pytree as pytree"))
+
     def option_strategy(self) -> st.SearchStrategy[dict[str, Any]]:
         return self._importer_options().flatmap(
             lambda opts: st.fixed_dictionaries({}, optional={"run_ep_decomposition": st.just(False)}).map(

@@ -138,6 +138,7 @@ program = torch.onnx.export(exported, args, kwargs=kwargs, dynamo=True)
 session = onnxruntime.InferenceSession(program.model_proto.SerializeToString(), providers=['CPUExecutionProvider'])
 raw = [from_ort(v) for v in session.run_with_ort_values(None, session_feeds(session, exported, args, kwargs))]
 actual = reassemble(raw, exported)[0]  # flat: re-assembled as a user would
+torch.set_printoptions(precision=9)
 e, a = expected.hidden_states, actual.hidden_states
 print("eager:   ", e.dtype, tuple(e.shape), e)
 print("onnx:    ", a.dtype, tuple(a.shape), a)

@@ -33,10 +33,17 @@ def user_output_slots(exported):
     return slots, skipped
 
 
-def session_feeds(session, exported, args, kwargs):
+def tensor_inputs(exported, args, kwargs):
+    from torch.export.graph_signature import InputKind, TensorArgument
     from torch.fx._pytree import tree_flatten_spec
 
-    flat = list(tree_flatten_spec((args, kwargs), exported.call_spec.in_spec))
+    specs = [s for s in exported.graph_signature.input_specs if s.kind == InputKind.USER_INPUT]
+    leaves = tree_flatten_spec((args, kwargs), exported.call_spec.in_spec)
+    return [leaf for spec, leaf in zip(specs, leaves, strict=True) if isinstance(spec.arg, TensorArgument)]
+
+
+def session_feeds(session, exported, args, kwargs):
+    flat = tensor_inputs(exported, args, kwargs)
     names = [i.name for i in session.get_inputs()]
     if len(names) != len(flat):
         raise ValueError(f"the ONNX graph has {len(names)} inputs ({names}), the export {len(flat)}")

@@ -64,6 +64,7 @@ exported = torch.export.export(model, args, kwargs)
 converted = openvino.convert_model(exported)
 compiled = openvino.compile_model(converted, 'CPU', {'EXECUTION_MODE_HINT': 'ACCURACY', 'INFERENCE_NUM_THREADS': 1})
 actual = reassemble(infer(compiled, exported, args, kwargs), exported)[0]  # re-assembled
+torch.set_printoptions(precision=17)
 e, a = expected, actual
 print("eager:   ", e.dtype, tuple(e.shape), e)
 print("openvino:", a.dtype, tuple(a.shape), a)

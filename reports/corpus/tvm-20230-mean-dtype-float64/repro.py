@@ -1,24 +1,10 @@
 # mean: :  (tvm-ep)
 # apache-tvm 0.27.0.post1, torch 2.13.0+cpu. Exits 1 while the bug reproduces.
 import torch
-from torch.fx._pytree import tree_flatten_spec
 from torch.utils import _pytree as pytree
 import tvm
 from tvm import relax
 from tvm.relax.frontend.torch import from_exported_program
-
-
-def to_torch(value):
-    if hasattr(value, "__dlpack__"):
-        return torch.from_dlpack(value).clone().cpu()
-    is_array = isinstance(value, (tuple, list)) or type(value).__name__ == "Array"  # tvm_ffi's, imported lazily
-    return tuple(map(to_torch, value)) if is_array else value
-
-
-def reassemble(raw, out_spec):
-    leaves = list(raw) if isinstance(raw, tuple) else [raw]
-    fits = len(leaves) == out_spec.num_leaves
-    return (pytree.tree_unflatten(leaves, out_spec) if fits else raw), fits
 
 
 class Model(torch.nn.Module):
@@ -33,7 +19,7 @@ print("eager:   ", model(*args, **kwargs))
 exported = torch.export.export(model, args, kwargs)
 mod = from_exported_program(exported)
 vm = relax.VirtualMachine(relax.build(mod, target='llvm'), tvm.cpu())
-inputs = tree_flatten_spec((args, kwargs), exported.call_spec.in_spec)
-raw = to_torch(vm['main'](*map(tvm.runtime.from_dlpack, inputs)))
-actual = reassemble(raw, exported.call_spec.out_spec)[0]  # flat: re-assembled as a user would
+inputs = pytree.tree_leaves((args, kwargs))
+raw = vm['main'](*map(tvm.runtime.from_dlpack, inputs))
+actual = pytree.tree_unflatten([torch.from_dlpack(t).cpu() for t in raw], exported.call_spec.out_spec)
 print("no error: the bug is gone")
