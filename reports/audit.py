@@ -27,7 +27,6 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
-from pathlib import Path
 from typing import Any
 
 from suites.config import Config

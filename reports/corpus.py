@@ -51,7 +51,8 @@ from suites.worker import Worker
 
 from .reproducer import architecture_reproducer, own_model_reproducer, reproducer_source, title
 
-__all__ = ["CORPUS", "CorpusError", "Entry", "cpu_features", "cpu_reason", "explains", "known_rows", "load_entries", "needs_entry", "open_rows",
+__all__ = ["CORPUS", "CorpusError", "Entry", "cpu_features",
+           "cpu_reason", "explains", "known_rows", "load_entries", "needs_entry", "open_rows",
            "render_report", "reproducer_source", "rows_without_entry", "save_finding"]
 
 #: The tracked corpus: every function's default. A run's own (``--corpus``,
@@ -401,7 +402,15 @@ def render_report(entry: Entry, run: Run | None = None) -> str:
                 if shown else "- expected: the same result as eager PyTorch",
                 f"- actual: {meta['outcome']} at stage `{meta.get('stage', '?')}`: `{_last_error(run.output) or meta['headline']}`"]
     related = "\n".join(f"- {link}" for link in meta["upstream"]) or "- none known to Roundtrip"
-    searches = "\n".join(f"- `{t}`" for t in search_terms(meta, backend.tracker))
+    searched = meta.get("searched")
+    if searched:  # what was tried, and what came of it (python -m reports.audit checks every row has it)
+        searches = "\n".join(f"- `{q['query']}` in {q['tracker']}: {q['result']}" + (f" ({q['found']})" if q["found"] else "")
+                              for q in searched["queries"])
+        searches = (f"Searched on {searched['date']}: {searched['result']}."
+                    + (f" {searched['note']}" if searched.get("note") else "") + f"\n{searches}")
+        related += "".join(f"\n- {link} (related)" for link in searched.get("related", []))
+    else:
+        searches = "Search first:\n" + "\n".join(f"- `{t}`" for t in search_terms(meta, backend.tracker))
     repro = (entry.path / "repro.py").read_text()
     found = ("Found and minimised by Roundtrip" if "origin" not in meta
              else f"Case {meta['origin']}, checked and simplified by Roundtrip")
@@ -430,7 +439,6 @@ Here and now the reproducer {status} (exit code {run.returncode}{'; ' + run.why 
 {chr(10).join(what)}
 
 ## Already reported?
-Search first:
 {searches}
 
 Related:

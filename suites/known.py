@@ -119,20 +119,20 @@ KNOWN: tuple[Known, ...] = (
     # -- TVM: known bugs (crashes) ----------------------------------------------------------
     Known("tvm-ep-no-tensor-output", ("tvm-ep",), "bug", r"Exported graph produced no Relax outputs",
           "A model whose output has no tensor (`return ()`, `return {}`, `return None`) cannot be "
-          "imported; eager and torch.export accept it.", "https://github.com/apache/tvm/issues/18337"),
+          "imported; eager and torch.export accept it.", ''),
     Known("tvm-zero-size-input-strides", TVM, "bug", r"Mismatched [\w.]*strides on argument",
           "A contiguous torch tensor with a 0-size dim is rejected at call time: DLPack's strides "
           "for 0-size dims are not the compact ones TVM checks for."),
     Known("tvm-fx-dict-output", ("tvm-fx",), "bug", r"but got `(ffi\.Map|Array\[index N: ffi\.Map)",
           "from_fx crashes with an FFI type error on any dict (or OrderedDict / ModelOutput) output.",
-          "https://github.com/apache/tvm/pull/7088"),
+          ''),
     Known("tvm-binary-op-no-type-promotion", TVM, "bug",
           r"Binary operators must have the same datatype for both operands",
           "Mixed-dtype arithmetic (e.g. uint8 // int16, float + bfloat16 constant) is not promoted as "
           "PyTorch promotes; the importer emits an ill-typed op."),
     Known("tvm-tuple-struct-info", TVM, "bug", r"The type of Tuple must be TupleType",
           "InternalError on a single (or aliased) output with no_bind_return_tuple / unwrap options.",
-          "https://github.com/apache/tvm/issues/18338"),
+          ''),
     Known("tvm-bool-scalar-build", TVM, "bug",
           r"(LLVM module verification failed|MatchesCode\(DLDataTypeCode::kDLFloat\))",
           "Build fails on graphs of bool values (comparisons of 0-d/bool inputs, bool parameters)."),
@@ -157,9 +157,6 @@ KNOWN: tuple[Known, ...] = (
     Known("tvm-dynamo-graph-without-inputs", ("tvm-dynamo",), "bug", r"/crash/AssertionError: ?$",
           "A graph that reads no input (a constant output) fails relax_dynamo's `assert len(example_inputs)` "
           "(tvm/relax/frontend/torch/dynamo.py, _relax_backend); eager and Inductor run it."),
-    Known("tvm-dynamo-sort-gather-axis", ("tvm-dynamo",), "bug",
-          r"ValueError: GatherElements requires axis to be within the input dimension range",
-          "sort as dynamo hands it to relax_dynamo builds a GatherElements with an axis out of range."),
     Known("tvm-cumsum-empty-segfault", TVM, "bug",
           r"WorkerDied: the worker process died: signal SIG(SEGV|ABRT) @(\w+\+)*(cumsum|cumprod)(\+\w+)* on [\w/]+ 0-size",
           "cumsum or cumprod along a 0-length axis (x.cumprod(dim=0) of a (0, 1, 9, 3) tensor) writes out of "
@@ -218,21 +215,21 @@ KNOWN: tuple[Known, ...] = (
     Known("tvm-int-reduction-not-promoted", TVM, "bug",
           r"dtype: torch\.int64 -> torch\.\w+ @(sum|prod|cumsum|cumprod)",
           "sum/prod/cumsum/cumprod of bool or small ints keep the input dtype; PyTorch returns int64.",
-          "https://github.com/apache/tvm/issues/20230"),
+          "https://github.com/apache/tvm/pull/20374"),
     Known("tvm-arith-result-not-promoted", TVM, "bug",
           r"dtype: torch\.\w+ -> torch\.\w+ @(add_scalar|sub_scalar|mul_scalar|floordiv_scalar|mod_scalar|add|sub|mul"
           r"|floor_div|true_div)$",
           "Mixed-dtype arithmetic returns an operand's dtype instead of PyTorch's promoted one "
           "(uint8 + 2.5 comes back uint8, int64 // 2.5 comes back int64, uint8 // int16 comes back uint8, "
-          "int16 % -1.25 comes back int16, mask % 2 comes back bool, int32 * 2.5 comes back int32): silently wrong values."),
+          "int16 % -1.25 comes back int16, mask % 2 comes back bool, int32 * 2.5 comes back int32): silently wrong values.", "https://github.com/apache/tvm/pull/20372"),
     Known("tvm-bitwise-zero-dim-promotion", TVM, "bug",
           r"dtype: torch\.\w+ -> torch\.\w+ @bitwise_(and|or|xor)",
           "A 0-d integer tensor widens the result of a bitwise op with a dimensioned one: int8[1] & "
           "int16[] is int8 in PyTorch (a 0-d operand of the same category does not promote), TVM "
-          "returns int16."),
+          "returns int16.", "https://github.com/apache/tvm/pull/20405"),
     Known("tvm-reduction-dtype", TVM, "bug", r"dtype: torch\.\w+ -> torch\.\w+ @(any|all|amax|argmax|mean)",
           "Reductions return the wrong dtype (any/all not bool, mean(dtype=float64) ignored, argmax "
-          "not int64).", "https://github.com/apache/tvm/issues/20230"),
+          "not int64).", "https://github.com/apache/tvm/pull/20376"),
     Known("tvm-float64-narrowed", TVM, "bug", r"dtype: torch\.float64 -> torch\.float32",
           "float64 results come back float32 (linear/matmul/true_divide in float64)."),
     Known("tvm-low-precision-widened", TVM, "bug", r"dtype: torch\.(float16|bfloat16) -> torch\.float32",
@@ -299,17 +296,17 @@ KNOWN: tuple[Known, ...] = (
     Known("tvm-int-true-divide-not-promoted", TVM, "bug",
           r"/mismatch/dtype: torch\.float32 -> torch\.(int\d+|uint8|bool) @(div|div_scalar|true_div)",
           "True division of integers or bools (`torch.div(a, b)`, `2 / x`, `mask / 1`) comes back integer or bool: "
-          "PyTorch returns float32 (true division promotes to the default float). Silently wrong dtype and values."),
+          "PyTorch returns float32 (true division promotes to the default float). Silently wrong dtype and values.", "https://github.com/apache/tvm/pull/20373"),
     # -- TVM: found by the size class and the NaN classes -------------------------------------
     Known("tvm-max-min-nan-lost", TVM, "bug", r"/mismatch/values: \w+ NaN lost @(relu|clamp|maximum|minimum)$",
           "relu, clamp, maximum and minimum turn NaN into a number in every float dtype: relu(NaN) is 0, "
           "maximum(NaN, 1) is 1. The Relax max/min lowerings drop NaN; PyTorch propagates it (torch.maximum: "
-          "'If one of the elements being compared is a NaN, then that element is returned'). Silently wrong values."),
+          "'If one of the elements being compared is a NaN, then that element is returned'). Silently wrong values.", "https://github.com/apache/tvm/issues/19579"),
     Known("tvm-bool-true-divide-then-abs-build", TVM, "bug",
           r"/build/crash/InternalError: Data type T\.bool not supported for absolute op",
           "abs (or norm(p=1)) of a bool tensor divided by a Python number (`(mask / -2).abs()`) fails the build: "
           "the true division is not promoted to float (see tvm-int-true-divide-not-promoted), so abs is emitted "
-          "on a bool tensor. Eager computes it in float32."),
+          "on a bool tensor. Eager computes it in float32.", "https://github.com/apache/tvm/pull/20373"),
     Known("tvm-bool-div-mode-then-logical-build", TVM, "bug",
           r"/build/crash/InternalError: Check failed: \((lhs|rhs|arg)\.ty\(\)\.MatchesCode\([\w:, ]+\)\) is false: "
           r"Expected (boolean|integer) argument (as [LR]HS of|for) \S+ operator \((logical (OR|AND|NOT)|bitwise XOR)\), "
@@ -335,7 +332,7 @@ KNOWN: tuple[Known, ...] = (
     Known("tvm-fx-uint8-negative-scalar", TVM, "bug", r"OverflowError: Python integer -N out of bounds for uintN",
           "A uint8 tensor with a negative Python scalar (`-1.25 <= x`, `x + -2`, which wraps in eager) fails the "
           "import: the scalar is made a uint8 constant; PyTorch compares in float and adds modulo 256.",
-          "", ("import",)),
+          "https://github.com/apache/tvm/pull/20372", ("import",)),
     Known("tvm-fx-where-python-scalar", ("tvm-fx", "tvm-dynamo"), "bug", r"/import/crash/KeyError: (True|False|-?N(\.N)?)$",
           "torch.where(c, x, 1) (or where(c, True, c)) with a Python scalar branch fails the import: from_fx's _where "
           "converter (base_fx_graph_translator.py, which relax_dynamo uses too, wrapped in BackendCompilerFailed) looks "
@@ -377,7 +374,7 @@ KNOWN: tuple[Known, ...] = (
           r"/import/crash/TypeError: Softmax requires the input tensor to have float dtype\. However, the given input "
           r"dtype is T\.bool",
           "`2.5 % mask` (a Python float modulo a bool tensor) stays bool in the importer where PyTorch gives float32; "
-          "the softmax after it then fails the import.", "", ("import",)),
+          "the softmax after it then fails the import.", "https://github.com/apache/tvm/pull/20372", ("import",)),
     # -- TVM: found by the deep programs, wrap-around and bool ops (issue 24) ---------------------
     Known("tvm-sign-bool-build", TVM, "bug",
           r"/build/crash/ValueError: Check failed: \(value == N \|\| value == N\) is false: -N exceeds range of bool",
@@ -386,10 +383,12 @@ KNOWN: tuple[Known, ...] = (
     Known("tvm-div-mode-scalar-int32", TVM, "bug", r"/mismatch/dtype: torch\.int64 -> torch\.int32 @div_mode_scalar$",
           "torch.div(mask, 1, rounding_mode='floor') of a bool tensor by a Python int comes back int32; PyTorch "
           "promotes bool with an int scalar to int64. Silently wrong dtype."),
-    Known("tvm-fx-sort-zero-dim", ("tvm-fx",), "bug",
+    Known("tvm-sort-zero-dim", ("tvm-fx", "tvm-dynamo"), "bug",
           r"/import/crash/ValueError: GatherElements requires axis to be within the input dimension range \[N, -N\]",
-          "torch.sort of a 0-d tensor (dim=-1) fails the import: the converter gathers along axis -1 of a 0-d "
-          "tensor; PyTorch sorts a 0-d tensor as itself.", "", ("import",)),
+          "torch.sort of a 0-d tensor (dim=-1) fails the import: the sort converter from_fx and relax_dynamo share "
+          "(base_fx_graph_translator.py _sort: argsort, then gather_elements) gathers along axis -1 of a 0-d "
+          "tensor; PyTorch sorts a 0-d tensor as itself. (Once two rows, tvm-fx-sort-zero-dim and "
+          "tvm-dynamo-sort-gather-axis: the same reproducer through the one converter.)", "", ("import",)),
     Known("tvm-dynamo-round-int-constant", ("tvm-dynamo",), "bug",
           r"/crash/ValueError: torch\.tensor with value not a float or int is not accepted",
           "A graph of an int32 input through round(), a buffer add and casts to float16 fails relax_dynamo's "
@@ -397,27 +396,27 @@ KNOWN: tuple[Known, ...] = (
           "", ("import", "build")),
     Known("tvm-attention-values", ("tvm-ep", "tvm-dynamo"), "bug",
           r"/mismatch/values: float(32|64) @cross_attention$",
-          "Values computed after a cross-attention (softmax(q k^T / sqrt(d)) v of two inputs) come back wrong, "
-          "far past the op's error bound (0.4 absolute in float32), in float32 and float64, on "
-          "from_exported_program and relax_dynamo alike. In both cases seen the chain also writes the result into "
-          "a buffer in place and reads it back; which of the two is at fault is not isolated yet."),
+          "scaled_dot_product_attention of 2-D inputs (softmax(q k^T / sqrt(d)) v, no buffer involved) comes back "
+          "wrong, far past the op's error bound, in float32 and float64, on from_exported_program and relax_dynamo "
+          "alike: q = zeros(2, 1), k = v = [[1], [0]] gives v itself ([[1], [0]]) where eager gives [[0.5], [0.5]]. "
+          "The converter lays 2-D inputs out so that each query attends only to itself."),
     Known("tvm-compare-zero-dim-operand-promoted", TVM, "bug", r"/mismatch/values: bool( 0-d)? @(lt|le|gt|ge|eq|ne)$",
           "A comparison of a dimensioned integer tensor with a 0-d tensor of a wider integer dtype (`x1 <= x` with x "
           "uint8 and x1 an int64 0-d tensor of -1) compares in the wider dtype: PyTorch's result type is uint8 (a 0-d "
           "operand of the same category does not promote), so eager compares 255 <= x; TVM compares -1 <= x and returns "
           "True everywhere. _binary_op's _promote_common_dtype (base_fx_graph_translator.py) uses "
-          "torch.promote_types on the dtypes alone, ignoring rank. Silently wrong values."),
+          "torch.promote_types on the dtypes alone, ignoring rank. Silently wrong values.", "https://github.com/apache/tvm/pull/20405"),
     Known("tvm-compare-int-float-scalar-truncated", TVM, "bug", r"/mismatch/values: bool( 0-d)? @compare_scalar$",
           "An integer tensor compared with a float Python scalar (`x < 2.5`, `x >= 1.5` on int32) compares against the "
           "scalar truncated to the tensor's dtype: 2 < 2.5 comes back False, 1 >= 1.5 True. _binary_op makes the "
           "scalar a relax.const of the tensor's dtype (base_fx_graph_translator.py); PyTorch compares in float. "
-          "Silently wrong values."),
+          "Silently wrong values.", "https://github.com/apache/tvm/pull/20372"),
     Known("tvm-int-mod-float-scalar-zero-divisor", TVM, "bug",
           r"/crash/InternalError: Check failed: \(!divisor\.is_const\(N\)\) is false: Find divide by zero$",
           "An integer tensor modulo a float Python scalar below 1 (`x % 0.1` of a uint8 tensor; eager promotes to "
           "float32 and returns 0.1) fails the build: _binary_op makes the scalar a constant of the tensor's dtype, 0, "
           "and the arithmetic simplifier rejects the floor_mod by the constant 0. The wrong-dtype result of a "
-          "non-zero scalar is tvm-arith-result-not-promoted.", "", ("build",)),
+          "non-zero scalar is tvm-arith-result-not-promoted.", "https://github.com/apache/tvm/pull/20372", ("build",)),
     Known("tvm-fx-inplace-op-result-dtype", ("tvm-fx", "tvm-dynamo"), "bug",
           r"/mismatch/dtype: torch\.\w+ -> torch\.\w+ @(input_update|buffer_update)$",
           "An in-place arithmetic op whose other operand has a wider dtype (`x += y` with x int8 and y an int64 0-d "
@@ -439,7 +438,7 @@ KNOWN: tuple[Known, ...] = (
           "leaky_relu of a true division of bool or integer tensors (`leaky_relu(torch.div(mask, mask + 1))`; eager "
           "divides in float32, and its leaky_relu takes float tensors only) fails the import: the division is not "
           "promoted to float (see tvm-int-true-divide-not-promoted), so relax.nn.leakyrelu gets a bool or integer "
-          "tensor and rejects it.", "", ("import",)),
+          "tensor and rejects it.", "https://github.com/apache/tvm/pull/20373", ("import",)),
     Known("tvm-ep-group-norm-float64-build", ("tvm-ep",), "bug",
           r"/build/crash/InternalError: Check failed: \(data_type == PrimType::Float\(N\) \|\| data_type == "
           r"PrimType::Float\(N\)\) is false: group_norm: only support floatN and floatN for now$",
@@ -882,8 +881,9 @@ KNOWN: tuple[Known, ...] = (
     Known("tvm-ep-cumsum-split-heads-dtype", ("tvm-ep",), "bug",
           r"^tvm-ep/judge/mismatch/dtype: torch\.int64 -> torch\.u?int(8|16|32) @split_heads$",
           "The int64 cumsum of a small-int tensor, reshaped to (*x.shape[:-1], 2, -1), comes back in the input's "
-          "dtype; the probe of the cumsum alone passed under the same importer options "
-          "(keep_params_as_input, unwrap_unit_return_tuple), so the reshape names it."),
+          "dtype. The cumsum is the cause (imported alone it returns int8 for int8 input too: the open PR cited "
+          "fixes integer cumsum's result dtype); the harness's probe of the cumsum alone passed under the drawn "
+          "importer options, so the signature names the reshape, the leaf op.", "https://github.com/apache/tvm/pull/20374"),
     Known("tvm-dynamo-dynamic-arange-of-size-keyerror", ("tvm-dynamo",), "bug",
           r"^tvm-dynamo/[\w-]+@\w+/crash/(BackendCompilerFailed: )?KeyError: NAME$",
           "torch.compile(dynamic=True) through relax_dynamo of torch.arange(x.shape[-2]) over a zero-size input: "
