@@ -217,19 +217,22 @@ KNOWN: tuple[Known, ...] = (
           "sum/prod/cumsum/cumprod of bool or small ints keep the input dtype; PyTorch returns int64.",
           "https://github.com/apache/tvm/pull/20374"),
     Known("tvm-arith-result-not-promoted", TVM, "bug",
-          r"dtype: torch\.\w+ -> torch\.\w+ @(add_scalar|sub_scalar|mul_scalar|floordiv_scalar|mod_scalar|add|sub|mul"
-          r"|floor_div|true_div)$",
-          "Mixed-dtype arithmetic returns an operand's dtype instead of PyTorch's promoted one "
-          "(uint8 + 2.5 comes back uint8, int64 // 2.5 comes back int64, uint8 // int16 comes back uint8, "
-          "int16 % -1.25 comes back int16, mask % 2 comes back bool, int32 * 2.5 comes back int32): silently wrong values.", "https://github.com/apache/tvm/pull/20372"),
+          r"dtype: torch\.\w+ -> torch\.\w+ @(add_scalar|sub_scalar|mul_scalar|floordiv_scalar|mod_scalar)$",
+          "Arithmetic with a Python scalar of a higher category returns the tensor's dtype instead of PyTorch's "
+          "promoted one (uint8 + 2.5 comes back uint8, int64 // 2.5 int64, int16 % -1.25 int16, mask % 2 bool, "
+          "int32 * 2.5 int32): _binary_op builds the scalar in the tensor's own dtype. Silently wrong values. "
+          "(A tensor-tensor op's dtype is another cause, not this row's.)",
+          "https://github.com/apache/tvm/pull/20372"),
     Known("tvm-bitwise-zero-dim-promotion", TVM, "bug",
           r"dtype: torch\.\w+ -> torch\.\w+ @bitwise_(and|or|xor)",
           "A 0-d integer tensor widens the result of a bitwise op with a dimensioned one: int8[1] & "
           "int16[] is int8 in PyTorch (a 0-d operand of the same category does not promote), TVM "
           "returns int16.", "https://github.com/apache/tvm/pull/20405"),
-    Known("tvm-reduction-dtype", TVM, "bug", r"dtype: torch\.\w+ -> torch\.\w+ @(any|all|amax|argmax|mean)",
-          "Reductions return the wrong dtype (any/all not bool, mean(dtype=float64) ignored, argmax "
-          "not int64).", "https://github.com/apache/tvm/pull/20376"),
+    Known("tvm-any-not-bool", TVM, "bug", r"dtype: torch\.bool -> torch\.\w+ @any$",
+          "any of a non-bool tensor returns its maximum in the input's dtype (x.any(0) of a float32 tensor comes "
+          "back float32, the column maxima): the _any converter emits relax.op.max and casts to bool only when "
+          "the input is bool already. PyTorch returns bool. (Once tvm-reduction-dtype, which also claimed "
+          "all/amax/argmax/mean without a case of them.)", "https://github.com/apache/tvm/pull/20376"),
     Known("tvm-float64-narrowed", TVM, "bug", r"dtype: torch\.float64 -> torch\.float32",
           "float64 results come back float32 (linear/matmul/true_divide in float64)."),
     Known("tvm-low-precision-widened", TVM, "bug", r"dtype: torch\.(float16|bfloat16) -> torch\.float32",
@@ -560,17 +563,16 @@ KNOWN: tuple[Known, ...] = (
     Known("inductor-any-uint8-returns-bool", ("inductor",), "bug", r"/mismatch/dtype: torch\.uint8 -> torch\.bool @any",
           "any() of a uint8 tensor comes back bool; eager (and aot_eager) keep uint8. Inductor's own reduce_any "
           "lowering casts to bool.", "https://github.com/pytorch/pytorch/issues/198081"),
-    Known("inductor-rank0-buffer-mutation-dropped", ("inductor",), "bug",
-          r"^inductor/judge/mismatch/state mutation_lost 0-d @(buffer_update|input_update|counter)$",
-          "An in-place update of a 0-d buffer (`self.s.add_(x)`) is not written back when forward returns no tensor "
-          "the graph computes (`return ()`, or only an input as it is: corpus inductor-rank0-buffer-mutation-dropped): "
-          "the buffer keeps its old value. aot_eager does the same, the eager backend does not, so it is "
-          "AOTAutograd's handling of a graph whose only effect is the mutation; a 1-d buffer, or a computed "
-          "output, is fine. Found by the campaign benchmark. A 0-d float64 input mutated in place (`x2.mul_(y)`, "
-          "`y.add_(1.0)`) is lost too, even with a computed output (so is a 0-d float64 buffer's: `self.s.add_(x); "
-          "return x * 2`), with aot_eager as with inductor; float32 is fine: dynamo's tensorify_python_scalars pass "
-          "restarts the analysis (TensorifyScalarRestartAnalysis) and the restarted graph has no in-place op on the "
-          "0-d float64 tensor."),
+    Known("inductor-rank0-float64-mutation-lost", ("inductor",), "bug",
+          r"^inductor/judge/mismatch/(state mutation_lost 0-d @(buffer_update|input_update|counter)"
+          r"|values: float64( 0-d)? @buffer_update)$",
+          "An in-place update of a 0-d float64 tensor, a buffer or an input (`self.s.add_(x)`, `x2.mul_(y)`), is lost: "
+          "the buffer keeps its old value, and forward returning it returns the old value. float32 and int64 "
+          "0-d tensors, and a float64 tensor of shape (1,), are fine, whatever forward returns (checked with "
+          "buffer.add_(x) returning x or the buffer). aot_eager does the same: dynamo's tensorify_python_scalars "
+          "pass turns the 0-d float64 tensor into a Python float, restarts the analysis "
+          "(TensorifyScalarRestartAnalysis), and the restarted graph has no in-place op on it. (Once two rows, "
+          "inductor-rank0-buffer-mutation-dropped and inductor-rank0-buffer-returned-stale.)"),
     Known("onnx-mutations-dropped", ("onnx",), "bug", r"/mismatch/state mutation_lost( 0-d)? @",
           "Buffer and input mutations are not written back: the exporter keeps only the user outputs and turns "
           "buffers into initializers (torch/onnx/_internal/exporter/_core.py: 'TODO: Decide if we should keep "
@@ -704,11 +706,6 @@ KNOWN: tuple[Known, ...] = (
           r"/mismatch/dtype: torch\.int64 -> torch\.\w+ @cumsum",
           "cumsum of a small-int tensor keeps the input dtype (int8 comes back int8); eager returns int64."),
     # -- Found by the deep programs, wrap-around and bool ops (issue 24) ------------------------
-    Known("inductor-rank0-buffer-returned-stale", ("inductor",), "bug",
-          r"^inductor/judge/mismatch/values: float64 @buffer_update$",
-          "A 0-d float64 buffer updated in place from an input (`self.s.add_(x)`) and returned as the model's only "
-          "tensor comes back with other values than eager's. Like inductor-rank0-buffer-mutation-dropped, a "
-          "graph whose only computation is the mutation."),
     Known("inductor-mul-softmax-zero-dim", ("inductor",), "bug",
           r"^inductor/compile-on-call/crash/IndexError: list index out of range$",
           "torch.softmax(x * y, dim=-1) of 0-d tensors (eager: tensor(1.)) fails the compile: the joint-graph "
