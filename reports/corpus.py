@@ -217,11 +217,12 @@ def rows_without_entry(known: Any = None, entries: list[Entry] | None = None) ->
 
 
 def open_rows(entries: list[Entry | CorpusError] | None = None) -> tuple[Known, ...]:
-    """Open entries are known bugs too: a row each, matching its recorded signature exactly."""
+    """Open entries are known bugs too: a row each, matching its recorded signature exactly
+    (on the backend's spec and on the name its verdicts carry: a plugin's differ)."""
     entries = load_entries() if entries is None else entries
     return tuple(
-        Known(e.id, (e.meta["backend"],), "bug", f"^{re.escape(e.meta['signature'])}$", e.meta["headline"],
-              " ".join(e.meta["upstream"]))
+        Known(e.id, (e.meta["backend"], Signature.parse(e.meta["signature"]).backend), "bug",
+              f"^{re.escape(e.meta['signature'])}$", e.meta["headline"], " ".join(e.meta["upstream"]))
         for e in entries if isinstance(e, Entry) and e.meta["status"] == "open"
     )
 

@@ -663,7 +663,7 @@ KNOWN: tuple[Known, ...] = (
           "Integer fmod / remainder / % are computed through float32 (x - trunc(x / y) * y): wrong once |x| > 2^24, "
           "in int32 as in int64 (100000007 % 10 gives 0, fmod(16777217, 2) gives 0); int8/int16 are exact. Before "
           "openvino-int64-computed-in-int32: an int64 fmod is counted here (the float32 path breaks it from 2^24, "
-          "before the int32 narrowing does at 2^31)."),
+          "before the int32 narrowing does at 2^31).", "https://github.com/openvinotoolkit/openvino/issues/35829"),
     # After the floor_div and fmod rows (the first row that matches counts).
     Known("openvino-int64-computed-in-int32", ("openvino",), "documented", r"/mismatch/values: int64( 0-d)? @",
           "int64 is computed in int32: an int64 value outside the int32 range comes back as its low 32 bits, "
@@ -686,13 +686,13 @@ KNOWN: tuple[Known, ...] = (
     Known("openvino-max-min-nan-lost", ("openvino",), "bug",
           r"/mismatch/values: \w+ NaN lost @(relu|maximum|minimum|amax|amin|clamp)$",
           "relu, maximum, minimum, amax, amin and clamp turn NaN into a number (relu(NaN) is 0, clamp(NaN, min=0.5) is "
-          "0.5): the CPU plugin's max/min drop NaN; PyTorch propagates it."),
+          "0.5): the CPU plugin's max/min drop NaN; PyTorch propagates it.", "https://github.com/openvinotoolkit/openvino/issues/35649"),
     Known("onnx-sub-int-tensor-float-scalar", ("onnx",), "bug",
           r"Cannot find a compatible OpOverload for aten\.(sub|floor_divide) with the provided arguments",
           "`2.5 - int_tensor` (a float Python scalar on the left: aten.rsub) and `-1.25 // int_tensor` fail the "
           "export: the exporter's type-promotion pass casts the int tensor to float32 and then finds no aten.sub / "
           "aten.floor_divide overload taking a Python number as self (fx/passes/type_promotion.py, "
-          "find_compatible_op_overload); eager promotes to float32 (`int_tensor - 2.5` exports)."),
+          "find_compatible_op_overload); eager promotes to float32 (`int_tensor - 2.5` exports).", "https://github.com/pytorch/pytorch/issues/194381"),
     Known("onnx-cumprod-no-function", ("onnx",), "bug",
           r"/onnx-export/crash/ConversionError: DispatchError: No ONNX function found for "
           r"<OpOverload\(op='prims\.prod', overload='default'\)>",
@@ -788,7 +788,7 @@ KNOWN: tuple[Known, ...] = (
           "GreaterEqual kernels do it: convert_model emits plain Greater/GreaterEqual, whose reference evaluate() "
           "gives False, and <, <=, == are right. Silently wrong values. It depends on the CPU: an AVX2-only AMD "
           "EPYC gives False; the entry is replayed only on CPUs with avx512f (meta cpu_flags), the instruction set "
-          "taken to be the difference (the JIT kernels differ by it)."),
+          "taken to be the difference (the JIT kernels differ by it).", "https://github.com/openvinotoolkit/openvino/issues/35927"),
     Known("openvino-uint8-arith-saturates", ("openvino",), "bug",
           r"/mismatch/values: uint8( 0-d)? @(add|sub|mul|add_scalar|sub_scalar|mul_scalar|add_buffer|neg|square)$",
           "uint8 add, sub and mul saturate instead of wrapping modulo 256: x + 10 of 250 gives 255 (eager 4), "
@@ -796,7 +796,7 @@ KNOWN: tuple[Known, ...] = (
           "every x >= 2 (eager x - 2). convert_model emits a plain u8 Add/Subtract/Multiply; the CPU plugin's "
           "8-bit eltwise kernels clamp the result (int8 too; int16 and int32 wrap). Silently wrong values. "
           "neg and square are the same kernels: -x of uint8 is converted to Multiply(x, 255) (-2 gives 255, "
-          "eager 254) and x.square() to Power(x, 2) (16 squared gives 255, eager 0; x * x gives 255 too)."),
+          "eager 254) and x.square() to Power(x, 2) (16 squared gives 255, eager 0; x * x gives 255 too).", "https://github.com/openvinotoolkit/openvino/issues/35647"),
     Known("openvino-zero-size-buffer-setitem-sigfpe", ("openvino",), "bug",
           r"^openvino/compile-or-run/crash/WorkerDied: the worker process died: signal SIGFPE "
           r"@(\w+\+)*buffer_update(\+\w+)* on [\w/]+ 0-size$",
@@ -820,7 +820,7 @@ KNOWN: tuple[Known, ...] = (
           "(x == x) & (abs(x) != inf) with a bfloat16 inf constant, and the CPU plugin turns that constant into "
           "+-3.4028235e38 (FLT_MAX) when it converts bf16 constants to f32 (x == inf and x + inf of bfloat16 are "
           "wrong the same way; float16/float32 are right). The value is the one of openvino-bfloat16-inf-to-float64, "
-          "perhaps the same conversion."),
+          "perhaps the same conversion.", "https://github.com/openvinotoolkit/openvino/pull/35484"),
     # Dynamic shapes (strategies/dynamic.py): compiled once, called at other sizes.
     Known("onnx-dynamic-zero-size-flatten-reshape", ("onnx",), "bug",
           r"^onnx/session@dynamic/crash/Fail: \[ONNXRuntimeError\] : N : FAIL : Node \(node_Reshape_N\) Op \(Reshape\) "
@@ -832,7 +832,7 @@ KNOWN: tuple[Known, ...] = (
           link="https://github.com/microsoft/onnxruntime/issues/9940"),
     Known("onnx-amax-nan-lost", ("onnx",), "bug", r"^onnx/judge/mismatch/values: \w+ NaN lost @amax$",
           "amax over a dim turns NaN into a number: the exported ReduceMax run by ONNX Runtime's CPU kernel skips "
-          "NaN; PyTorch propagates it. Reached by the dynamic search's draws, compiled statically too."),
+          "NaN; PyTorch propagates it. Reached by the dynamic search's draws, compiled statically too.", "https://github.com/microsoft/onnxruntime/issues/10514"),
     Known("openvino-dynamic-zero-size-flatten-shape", ("openvino",), "bug",
           r"^openvino/judge@\w+/mismatch/shape @relu$",
           "With a dynamic dim declared, relu(flatten(x, 1)) of a zero-size tensor of shape (s0, 1, 0) comes back "
@@ -842,7 +842,7 @@ KNOWN: tuple[Known, ...] = (
           r"^openvino/compile-model/crash/RuntimeError: object is not initialized",
           "compile_model fails with 'object is not initialized' on a bfloat16 matmul of a zero-size float64 input "
           "cast down (x of shape (3, 2, 0)) added into a buffer and summed; met by the dynamic search's draws, "
-          "compiled statically."),
+          "compiled statically.", "https://github.com/openvinotoolkit/openvino/issues/37966"),
     Known("tvm-dynamo-dynamic-buffer-mul-codegen", ("tvm-dynamo",), "bug",
           r"^tvm-dynamo/[\w-]+@\w+/crash/InternalError: CodeGenVM cannot emit this Relax operator directly",
           "torch.compile(dynamic=True) with relax_dynamo of an int8 buffer multiplied in place by the input "

@@ -107,3 +107,27 @@ def test_render_all_writes_one_report_per_open_entry_and_an_index(corpus, tmp_pa
     # Grouped by tracker, then frontend; each entry links its report and says if it reproduces.
     assert "## pytorch/pytorch (1)" in text and f"### {BACKEND}" in text, text
     assert f"]({entry.id}.md): reproduces here and now" in text, text
+
+
+def test_replay_of_an_open_entry_fails_when_it_fails_otherwise_or_passes(corpus, tmp_path):
+    """An open entry is an expected failure only while it fails as recorded: a different
+    failure, or a pass (fixed upstream), fails the replay and says which."""
+    good = next(p for p in corpus.iterdir() if p.is_dir())
+    edits = {"as-recorded": lambda m: m,
+             "other-failure": lambda m: m.update(signature=m["signature"].replace("int32", "int16")),
+             "now-passes": lambda m: m.update(backend="reference")}
+    for name, edit in edits.items():
+        (tmp_path / name).mkdir()
+        meta = json.loads((good / "meta.json").read_text())
+        edit(meta)
+        meta["id"] = name
+        (tmp_path / name / "meta.json").write_text(json.dumps(meta))
+        for f in ("case.json", "repro.py"):
+            (tmp_path / name / f).write_text((good / f).read_text())
+    run = subprocess.run([sys.executable, "-m", "pytest", "suites/test_corpus.py", "-p", "no:xdist", "-p", "no:cacheprovider",
+                          "-rA", "-q"], cwd=ROOT, env={**os.environ, "ROUNDTRIP_CORPUS": str(tmp_path)},
+                         capture_output=True, text=True, timeout=600)
+    outcomes = {line.split("[", 1)[1].split("]", 1)[0]: line.split()[0] for line in run.stdout.splitlines()
+                if line.startswith(("PASSED", "FAILED", "XFAIL", "XPASS", "ERROR"))}
+    assert outcomes == {"as-recorded": "XFAIL", "other-failure": "FAILED", "now-passes": "FAILED"}, run.stdout[-3000:]
+    assert "fails otherwise than recorded" in run.stdout and "unexpected pass" in run.stdout

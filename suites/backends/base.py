@@ -222,9 +222,9 @@ class Backend:
 
     def plain_recipe(self, options: dict[str, Any]) -> Recipe | None:
         """The frontend called as its documentation shows, with no adapter helper, for a
-        case whose inputs and outputs are tensors numpy holds (no bfloat16, no ``None``,
-        no state mutated) and whose bug is not in the output's structure; ``None`` where
-        ``recipe`` is already that plain."""
+        case whose inputs and outputs are tensors numpy holds (no bfloat16, no ``None``)
+        and whose bug is not in the output's structure; ``None`` where ``recipe`` is
+        already that plain."""
         return None
 
     def option_strategy(self) -> st.SearchStrategy[dict[str, Any]]:

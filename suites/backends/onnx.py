@@ -133,7 +133,8 @@ class OnnxRuntime(Backend):
                         "providers=['CPUExecutionProvider'])"),
             ("run", "feeds = {i.name: t.numpy() for i, t in zip(session.get_inputs(), pytree.tree_leaves((args, kwargs)))}"
                     "\nraw = [torch.from_numpy(v) for v in session.run(None, feeds)]"
-                    "\nactual = pytree.tree_unflatten(raw, exported.call_spec.out_spec)"),
+                    "\nout_spec = exported.call_spec.out_spec  # the user's outputs come after the mutated buffers and inputs"
+                    "\nactual = pytree.tree_unflatten(raw[len(raw) - out_spec.num_leaves:], out_spec)"),
         ), "import onnxruntime\nfrom torch.utils import _pytree as pytree")
 
     def version(self) -> str:

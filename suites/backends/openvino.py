@@ -119,7 +119,8 @@ class OpenVino(Backend):
                     "\nfeeds = {n: t.numpy() for n, t in zip(exported.graph_signature.user_inputs, "
                     "pytree.tree_leaves((args, kwargs))) if n in names}"
                     "\nraw = [torch.from_numpy(v.copy()) for v in compiled(feeds).to_tuple()]"
-                    "\nactual = pytree.tree_unflatten(raw, exported.call_spec.out_spec)"),
+                    "\nout_spec = exported.call_spec.out_spec  # the user's outputs come after the mutated buffers and inputs"
+                    "\nactual = pytree.tree_unflatten(raw[len(raw) - out_spec.num_leaves:], out_spec)"),
         ), "import openvino\nfrom torch.utils import _pytree as pytree")
 
     def compile(self, ctx: CompileContext) -> Any:

@@ -19,7 +19,8 @@ program = torch.onnx.export(exported, args, kwargs=kwargs, dynamo=True)
 session = onnxruntime.InferenceSession(program.model_proto.SerializeToString(), providers=['CPUExecutionProvider'])
 feeds = {i.name: t.numpy() for i, t in zip(session.get_inputs(), pytree.tree_leaves((args, kwargs)))}
 raw = [torch.from_numpy(v) for v in session.run(None, feeds)]
-actual = pytree.tree_unflatten(raw, exported.call_spec.out_spec)
+out_spec = exported.call_spec.out_spec  # the user's outputs come after the mutated buffers and inputs
+actual = pytree.tree_unflatten(raw[len(raw) - out_spec.num_leaves:], out_spec)
 torch.set_printoptions(precision=9)
 e, a = expected, actual
 print("eager:   ", e.dtype, tuple(e.shape), e)

@@ -20,7 +20,8 @@ compiled = openvino.compile_model(converted, 'CPU', {'EXECUTION_MODE_HINT': 'ACC
 names = {n for port in compiled.inputs for n in port.get_names()}
 feeds = {n: t.numpy() for n, t in zip(exported.graph_signature.user_inputs, pytree.tree_leaves((args, kwargs))) if n in names}
 raw = [torch.from_numpy(v.copy()) for v in compiled(feeds).to_tuple()]
-actual = pytree.tree_unflatten(raw, exported.call_spec.out_spec)
+out_spec = exported.call_spec.out_spec  # the user's outputs come after the mutated buffers and inputs
+actual = pytree.tree_unflatten(raw[len(raw) - out_spec.num_leaves:], out_spec)
 torch.set_printoptions(precision=9)
 e, a = expected, actual
 print("eager:   ", e.dtype, tuple(e.shape), e)
