@@ -133,9 +133,10 @@ def _check(backend: Backend, outcome: str, difference: dict[str, Any] | None, to
         lines += ['print("eager:   ", dict(eager_model.named_buffers()), eager_args, eager_kwargs)',
                   f'print("{name}", dict(model.named_buffers()), args, kwargs)']
     elif kind in ("dtype", "shape", "values") and not nesting:
-        lines += [f"e, a = expected{path}, actual{path}",
-                  'print("eager:   ", e.dtype, tuple(e.shape), e)',
-                  f'print("{name}", a.dtype, tuple(a.shape), a)']
+        e, a = ("expected", "actual") if not path else ("e", "a")  # the whole result, or the leaf that differs
+        lines += [f"e, a = expected{path}, actual{path}"] if path else []
+        lines += [f'print("eager:   ", {e}.dtype, tuple({e}.shape), {e})',
+                  f'print("{name}", {a}.dtype, tuple({a}.shape), {a})']
     else:
         lines += ['print("eager:   ", expected)', f'print("{name}", actual)']
         if kind in ("container_type", "leaf_type", "keys") and not nesting:
@@ -149,7 +150,10 @@ def _check(backend: Backend, outcome: str, difference: dict[str, Any] | None, to
     leaf_tolerance = _leaf_tolerance((difference or {}).get("dtype", ""))
     if kind == "values" and not nesting and not path.startswith("state.") and leaf_tolerance != tolerance:
         # The differing leaf at its own dtype's tolerance: a float64 error hides under float16's.
-        lines.append(f"torch.testing.assert_close(a, e, equal_nan=True{leaf_tolerance})")
+        if not path:  # the leaf is the whole result
+            tolerance = leaf_tolerance
+        else:
+            lines.append(f"torch.testing.assert_close(a, e, equal_nan=True{leaf_tolerance})")
     lines.append(f"torch.testing.assert_close(actual, expected, equal_nan=True{tolerance})")
     return lines + ([state] if state else [])
 
@@ -161,8 +165,7 @@ import os, signal, subprocess, sys
 
 if "REPRO_CHILD" not in os.environ:  # a native crash kills its process: run in a child, say how it ended
     code = subprocess.run([sys.executable, __file__], env={**os.environ, "REPRO_CHILD": "1"}, timeout=600).returncode
-    print(f"the frontend's process ended with {signal.Signals(-code).name if code < 0 else f'exit code {code}'}")
-    sys.exit(1 if code else 0)
+    sys.exit(code and f"the frontend's process ended with {signal.Signals(-code).name if code < 0 else f'exit code {code}'}")
 """
 
 
@@ -233,7 +236,7 @@ def reproducer_source(case: Case, backend: Backend, options: dict[str, Any], met
     head, imports, helpers, call = _frontend(backend, options, meta, input_trees=bool(case.params),
                                              plain=_plain(case, meta))
     mismatch = meta["outcome"] == "mismatch"
-    lines = [*head, *(["import copy", ""] if mismatch and case.mutations() else []), "import torch"]
+    lines = [*head, *(["import copy", ""] if case.mutations() else []), "import torch"]
     lines += _containers(case)
     lines += [line for line in imports if line not in lines]
     if helpers:
@@ -241,9 +244,9 @@ def reproducer_source(case: Case, backend: Backend, options: dict[str, Any], met
     class_lines, _ = class_source(case)
     lines += [*class_lines, "", ""]
     lines += _model_and_inputs(case)
-    if not mismatch:
-        if not case.mutations():
-            lines.append('print("eager:   ", model(*args, **kwargs))')
+    if not mismatch:  # eager's result, on copies where forward mutates its state
+        lines.append('print("eager:   ", model(*args, **kwargs))' if not case.mutations() else
+                     'print("eager:   ", copy.deepcopy(model)(*copy.deepcopy(args), **copy.deepcopy(kwargs)))')
     elif case.mutations():  # eager runs on copies: forward mutates buffers and inputs in place
         lines += ["eager_model, eager_args, eager_kwargs = copy.deepcopy((model, args, kwargs))",
                   "expected = eager_model(*eager_args, **eager_kwargs)"]

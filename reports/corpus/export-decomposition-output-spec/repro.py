@@ -1,5 +1,7 @@
 # add, buffer_update: SpecViolationError: User output NAME is not in the correct order or is not found in the exported pr… (tvm-ep)
 # apache-tvm 0.27.0.post1, torch 2.13.0+cpu. Exits 1 while the bug reproduces.
+import copy
+
 import torch
 from tvm.relax.frontend.torch import from_exported_program
 
@@ -24,6 +26,7 @@ with torch.no_grad():  # the weights the suite drew
     model.s0.copy_(torch.tensor([-2.6336803436279297], dtype=torch.float32))
     model.s1.copy_(torch.tensor([-1.6526730060577393], dtype=torch.float32))
 args, kwargs = (torch.tensor([0.0], dtype=torch.float32), ), {}
+print("eager:   ", copy.deepcopy(model)(*copy.deepcopy(args), **copy.deepcopy(kwargs)))
 exported = torch.export.export(model, args, kwargs)
 mod = from_exported_program(exported)
 print("no error: the bug is gone")

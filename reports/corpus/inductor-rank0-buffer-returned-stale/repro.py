@@ -23,8 +23,8 @@ args, kwargs = (torch.tensor(1.0, dtype=torch.float64), ), {}
 eager_model, eager_args, eager_kwargs = copy.deepcopy((model, args, kwargs))
 expected = eager_model(*eager_args, **eager_kwargs)
 actual = torch.compile(model)(*args, **kwargs)
-e, a = expected, actual
-print("eager:   ", e.dtype, tuple(e.shape), e)
-print("inductor:", a.dtype, tuple(a.shape), a)
+torch.set_printoptions(precision=17)
+print("eager:   ", expected.dtype, tuple(expected.shape), expected)
+print("inductor:", actual.dtype, tuple(actual.shape), actual)
 torch.testing.assert_close(actual, expected, equal_nan=True, rtol=8.881784197001252e-16, atol=2.2250738585072014e-308)
 torch.testing.assert_close((dict(model.named_buffers()), args, kwargs), (dict(eager_model.named_buffers()), eager_args, eager_kwargs), equal_nan=True, rtol=8.881784197001252e-16, atol=2.2250738585072014e-308)

@@ -22,7 +22,6 @@ raw = [torch.from_numpy(v) for v in session.run(None, feeds)]
 out_spec = exported.call_spec.out_spec  # the user's outputs come after the mutated buffers and inputs
 actual = pytree.tree_unflatten(raw[len(raw) - out_spec.num_leaves:], out_spec)
 torch.set_printoptions(precision=17)
-e, a = expected, actual
-print("eager:   ", e.dtype, tuple(e.shape), e)
-print("onnx:    ", a.dtype, tuple(a.shape), a)
+print("eager:   ", expected.dtype, tuple(expected.shape), expected)
+print("onnx:    ", actual.dtype, tuple(actual.shape), actual)
 torch.testing.assert_close(actual, expected, equal_nan=True, rtol=8.881784197001252e-16, atol=2.2250738585072014e-308)

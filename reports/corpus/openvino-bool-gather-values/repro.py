@@ -1,4 +1,4 @@
-# add_buffer, gather, mod_scalar, narrow_half: values: bool (openvino)
+# gather: values: bool (openvino)
 # openvino 2026.4.1, torch 2.13.0+cpu. Exits 1 while the bug reproduces.
 import torch
 import openvino
@@ -6,79 +6,13 @@ from torch.utils import _pytree as pytree
 
 
 class Model(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.register_buffer('s2', torch.empty((2, 4, 5, 32), dtype=torch.int64))
-
     def forward(self, x0):
-        v0 = torch.gather(x0, 0, ((torch.arange(1280) * 1 + 1) % 2).reshape((2, 4, 5, 32)))
-        v1 = v0 % -2
-        v2 = v1 + self.s2
-        v3 = v2.narrow(1, 0, v2.size(1) // 2)
-        return v3
+        v0 = torch.gather(x0, 0, torch.tensor([1, 0, 1, 0]).reshape((2, 2)))
+        return v0
 
 
-SEED = 114
-
-
-def random_tensor(shape, dtype, generator, domain="small"):
-    """Values within the domain on which every generated op is defined."""
-    if domain != "small":
-        return random_edge_tensor(shape, dtype, generator, domain)
-    if dtype.is_floating_point or dtype.is_complex:
-        real = torch.empty(shape, dtype=torch.float64).uniform_(-3.0, 3.0, generator=generator)
-        if dtype.is_complex:
-            imag = torch.empty(shape, dtype=torch.float64).uniform_(-3.0, 3.0, generator=generator)
-            return torch.complex(real, imag).to(dtype)
-        return real.to(dtype)
-    if dtype == torch.bool:
-        return torch.randint(0, 2, shape, generator=generator).bool()
-    low, high = (0, 10) if dtype == torch.uint8 else (-5, 5)
-    return torch.randint(low, high + 1, shape, generator=generator).to(dtype)
-
-
-def random_edge_tensor(shape, dtype, generator, domain):
-    """Values a narrower dtype cannot hold ("wide"), the dtype's limits, infinities, NaN,
-    signed zeros and subnormals ("extreme"), or that need its last bit ("precise")."""
-    if not dtype.is_floating_point:
-        info = torch.iinfo(dtype)
-        if domain == "wide":
-            top = {'int64': 1099511627776, 'int32': 1048576, 'int16': 4096, 'int8': 127, 'uint8': 255}[str(dtype).removeprefix("torch.")]
-            low = 0 if dtype == torch.uint8 else max(-top - 1, info.min)
-            return torch.randint(low, top + 1, shape, generator=generator, dtype=torch.int64).to(dtype)
-        pool = torch.tensor([info.min, info.max, info.min + 1, info.max - 1, 0, 1], dtype=dtype)
-    else:
-        info = torch.finfo(dtype)
-        if domain == "wide":
-            top = {'float16': 4, 'bfloat16': 30, 'float32': 30, 'float64': 30}[str(dtype).removeprefix("torch.")]
-            exponent = torch.empty(shape, dtype=torch.float64).uniform_(-top, top, generator=generator)
-            sign = torch.randint(0, 2, shape, generator=generator) * 2 - 1
-            return (sign * 10.0**exponent).to(dtype)
-        if domain == "precise":
-            steps = torch.randint(1, 64, shape, generator=generator, dtype=torch.float64)
-            sign = torch.randint(0, 2, shape, generator=generator) * 2 - 1
-            return (sign * (1 + steps * info.eps)).to(dtype)
-        pool = torch.tensor([float("nan"), float("inf"), -float("inf"), float("nan"), -0.0, 0.0,
-                             info.smallest_normal / 4, -info.smallest_normal], dtype=dtype)
-    # Three elements in four from the pool, the rest from the small domain.
-    small = random_tensor(shape, dtype, generator)
-    pick = torch.randint(0, len(pool) * 4 // 3, shape, generator=generator)
-    return torch.where(pick < len(pool), pool[pick.clamp(max=len(pool) - 1)], small)
-
-
-def make_model():
-    model = Model()
-    generator = torch.Generator().manual_seed(SEED + 1)
-    with torch.no_grad():
-        for name, tensor in [*model.named_parameters(), *model.named_buffers()]:
-            tensor.copy_(random_tensor(tensor.shape, tensor.dtype, generator))
-            if name.endswith("running_var"):
-                tensor.abs_().add_(0.5)  # a variance is positive
-    return model.eval()
-
-
-model = make_model()
-args, kwargs = (torch.full((2, 16, 17, 32), False, dtype=torch.bool), ), {}
+model = Model().eval()
+args, kwargs = (torch.full((2, 3), False, dtype=torch.bool), ), {}
 expected = model(*args, **kwargs)
 exported = torch.export.export(model, args, kwargs)
 converted = openvino.convert_model(exported)
@@ -86,8 +20,8 @@ compiled = openvino.compile_model(converted, 'CPU', {'EXECUTION_MODE_HINT': 'ACC
 names = {n for port in compiled.inputs for n in port.get_names()}
 feeds = {n: t.numpy() for n, t in zip(exported.graph_signature.user_inputs, pytree.tree_leaves((args, kwargs))) if n in names}
 raw = [torch.from_numpy(v.copy()) for v in compiled(feeds).to_tuple()]
-actual = pytree.tree_unflatten(raw, exported.call_spec.out_spec)
-e, a = expected, actual
-print("eager:   ", e.dtype, tuple(e.shape), e)
-print("openvino:", a.dtype, tuple(a.shape), a)
+out_spec = exported.call_spec.out_spec  # the user's outputs come after the mutated buffers and inputs
+actual = pytree.tree_unflatten(raw[len(raw) - out_spec.num_leaves:], out_spec)
+print("eager:   ", expected.dtype, tuple(expected.shape), expected)
+print("openvino:", actual.dtype, tuple(actual.shape), actual)
 torch.testing.assert_close(actual, expected, equal_nan=True)

@@ -22,7 +22,6 @@ feeds = {n: t.numpy() for n, t in zip(exported.graph_signature.user_inputs, pytr
 raw = [torch.from_numpy(v.copy()) for v in compiled(feeds).to_tuple()]
 out_spec = exported.call_spec.out_spec  # the user's outputs come after the mutated buffers and inputs
 actual = pytree.tree_unflatten(raw[len(raw) - out_spec.num_leaves:], out_spec)
-e, a = expected, actual
-print("eager:   ", e.dtype, tuple(e.shape), e)
-print("openvino:", a.dtype, tuple(a.shape), a)
+print("eager:   ", expected.dtype, tuple(expected.shape), expected)
+print("openvino:", actual.dtype, tuple(actual.shape), actual)
 torch.testing.assert_close(actual, expected, equal_nan=True, rtol=0.0001, atol=1e-05)

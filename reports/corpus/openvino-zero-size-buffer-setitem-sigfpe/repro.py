@@ -4,8 +4,9 @@ import os, signal, subprocess, sys
 
 if "REPRO_CHILD" not in os.environ:  # a native crash kills its process: run in a child, say how it ended
     code = subprocess.run([sys.executable, __file__], env={**os.environ, "REPRO_CHILD": "1"}, timeout=600).returncode
-    print(f"the frontend's process ended with {signal.Signals(-code).name if code < 0 else f'exit code {code}'}")
-    sys.exit(1 if code else 0)
+    sys.exit(code and f"the frontend's process ended with {signal.Signals(-code).name if code < 0 else f'exit code {code}'}")
+
+import copy
 
 import torch
 import openvino
@@ -27,6 +28,7 @@ model = Model().eval()
 with torch.no_grad():  # the weights the suite drew
     model.s0.copy_(torch.empty((2, 0), dtype=torch.float32))
 args, kwargs = (torch.empty((1, 0), dtype=torch.float32), ), {}
+print("eager:   ", copy.deepcopy(model)(*copy.deepcopy(args), **copy.deepcopy(kwargs)))
 exported = torch.export.export(model, args, kwargs)
 converted = openvino.convert_model(exported)
 compiled = openvino.compile_model(converted, 'CPU', {'EXECUTION_MODE_HINT': 'ACCURACY', 'INFERENCE_NUM_THREADS': 1})

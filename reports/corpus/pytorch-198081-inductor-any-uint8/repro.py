@@ -13,7 +13,6 @@ model = Model().eval()
 args, kwargs = (torch.full((2,), 0, dtype=torch.uint8), ), {}
 expected = model(*args, **kwargs)
 actual = torch.compile(model)(*args, **kwargs)
-e, a = expected, actual
-print("eager:   ", e.dtype, tuple(e.shape), e)
-print("inductor:", a.dtype, tuple(a.shape), a)
+print("eager:   ", expected.dtype, tuple(expected.shape), expected)
+print("inductor:", actual.dtype, tuple(actual.shape), actual)
 torch.testing.assert_close(actual, expected, equal_nan=True)

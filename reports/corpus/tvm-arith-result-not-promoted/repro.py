@@ -14,7 +14,6 @@ model = Model().eval()
 args, kwargs = (torch.tensor(False, dtype=torch.bool), ), {}
 expected = model(*args, **kwargs)
 actual = torch.compile(model, backend=relax_dynamo())(*args, **kwargs)
-e, a = expected, actual
-print("eager:   ", e.dtype, tuple(e.shape), e)
-print("tvm-dynamo:", a.dtype, tuple(a.shape), a)
+print("eager:   ", expected.dtype, tuple(expected.shape), expected)
+print("tvm-dynamo:", actual.dtype, tuple(actual.shape), actual)
 torch.testing.assert_close(actual, expected, equal_nan=True)

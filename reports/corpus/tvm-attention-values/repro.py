@@ -14,7 +14,7 @@ model = Model().eval()
 args, kwargs = (torch.full((2, 1), 0.0, dtype=torch.float32), torch.tensor([[1.0], [0.0]], dtype=torch.float32), ), {}
 expected = model(*args, **kwargs)
 actual = torch.compile(model, backend=relax_dynamo())(*args, **kwargs)
-e, a = expected, actual
-print("eager:   ", e.dtype, tuple(e.shape), e)
-print("tvm-dynamo:", a.dtype, tuple(a.shape), a)
+torch.set_printoptions(precision=9)
+print("eager:   ", expected.dtype, tuple(expected.shape), expected)
+print("tvm-dynamo:", actual.dtype, tuple(actual.shape), actual)
 torch.testing.assert_close(actual, expected, equal_nan=True, rtol=0.0001, atol=1e-05)

@@ -14,7 +14,6 @@ model = Model().eval()
 args, kwargs = (torch.full((3,), 0, dtype=torch.uint8), torch.tensor(-1, dtype=torch.int64), ), {}
 expected = model(*args, **kwargs)
 actual = torch.compile(model, backend=relax_dynamo())(*args, **kwargs)
-e, a = expected, actual
-print("eager:   ", e.dtype, tuple(e.shape), e)
-print("tvm-dynamo:", a.dtype, tuple(a.shape), a)
+print("eager:   ", expected.dtype, tuple(expected.shape), expected)
+print("tvm-dynamo:", actual.dtype, tuple(actual.shape), actual)
 torch.testing.assert_close(actual, expected, equal_nan=True)

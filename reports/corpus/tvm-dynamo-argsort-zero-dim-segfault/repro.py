@@ -4,8 +4,7 @@ import os, signal, subprocess, sys
 
 if "REPRO_CHILD" not in os.environ:  # a native crash kills its process: run in a child, say how it ended
     code = subprocess.run([sys.executable, __file__], env={**os.environ, "REPRO_CHILD": "1"}, timeout=600).returncode
-    print(f"the frontend's process ended with {signal.Signals(-code).name if code < 0 else f'exit code {code}'}")
-    sys.exit(1 if code else 0)
+    sys.exit(code and f"the frontend's process ended with {signal.Signals(-code).name if code < 0 else f'exit code {code}'}")
 
 import torch
 from tvm.relax.frontend.torch import relax_dynamo

@@ -1,5 +1,7 @@
 # buffer_update, cast, lt: BackendCompilerFailed: InternalError: CodeGenVM cannot emit this Relax operator directly. Run the a… (tvm-dynamo)
 # apache-tvm 0.27.0.post1, torch 2.13.0+cpu. Exits 1 while the bug reproduces.
+import copy
+
 import torch
 import collections
 import torch.utils._pytree as pytree
@@ -36,5 +38,6 @@ model = Model().eval()
 with torch.no_grad():  # the weights the suite drew
     model.s0.copy_(torch.tensor([[[-2, 5]], [[-2, 4]]], dtype=torch.int8))
 args, kwargs = (torch.full((2, 1, 2), 0, dtype=torch.int8), ), {}
+print("eager:   ", copy.deepcopy(model)(*copy.deepcopy(args), **copy.deepcopy(kwargs)))
 actual = torch.compile(model, backend=relax_dynamo(), dynamic=True)(*args, **kwargs)
 print("no error: the bug is gone")

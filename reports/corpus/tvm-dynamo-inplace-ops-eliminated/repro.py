@@ -24,8 +24,8 @@ args, kwargs = (torch.tensor(1.0, dtype=torch.float32), ), {}
 eager_model, eager_args, eager_kwargs = copy.deepcopy((model, args, kwargs))
 expected = eager_model(*eager_args, **eager_kwargs)
 actual = torch.compile(model, backend=relax_dynamo())(*args, **kwargs)
-e, a = expected, actual
-print("eager:   ", e.dtype, tuple(e.shape), e)
-print("tvm-dynamo:", a.dtype, tuple(a.shape), a)
+torch.set_printoptions(precision=9)
+print("eager:   ", expected.dtype, tuple(expected.shape), expected)
+print("tvm-dynamo:", actual.dtype, tuple(actual.shape), actual)
 torch.testing.assert_close(actual, expected, equal_nan=True, rtol=0.0001, atol=1e-05)
 torch.testing.assert_close((dict(model.named_buffers()), args, kwargs), (dict(eager_model.named_buffers()), eager_args, eager_kwargs), equal_nan=True, rtol=0.0001, atol=1e-05)

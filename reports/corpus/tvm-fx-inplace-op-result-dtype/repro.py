@@ -18,8 +18,7 @@ args, kwargs = (torch.full((3,), 0, dtype=torch.int8), torch.tensor(0, dtype=tor
 eager_model, eager_args, eager_kwargs = copy.deepcopy((model, args, kwargs))
 expected = eager_model(*eager_args, **eager_kwargs)
 actual = torch.compile(model, backend=relax_dynamo())(*args, **kwargs)
-e, a = expected, actual
-print("eager:   ", e.dtype, tuple(e.shape), e)
-print("tvm-dynamo:", a.dtype, tuple(a.shape), a)
+print("eager:   ", expected.dtype, tuple(expected.shape), expected)
+print("tvm-dynamo:", actual.dtype, tuple(actual.shape), actual)
 torch.testing.assert_close(actual, expected, equal_nan=True)
 torch.testing.assert_close((dict(model.named_buffers()), args, kwargs), (dict(eager_model.named_buffers()), eager_args, eager_kwargs), equal_nan=True)

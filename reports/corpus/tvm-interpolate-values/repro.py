@@ -29,6 +29,7 @@ vm = relax.VirtualMachine(relax.build(mod, target='llvm'), tvm.cpu())
 actual = to_torch(vm['main'](*map(tvm.runtime.from_dlpack, inputs)))
 as_tuples = lambda t: tuple(map(as_tuples, t.values() if isinstance(t, dict) else t)) if isinstance(t, (tuple, list, dict)) else t
 expected = as_tuples(expected)
+torch.set_printoptions(precision=9)
 print("eager:   ", expected)
 print("tvm-fx:  ", actual)
 torch.testing.assert_close(actual, expected, equal_nan=True, rtol=0.0001, atol=1e-05)
