@@ -7,7 +7,8 @@
 It reports, and exits 1 on any of them:
 
 - bug rows with neither a link nor an upstream search record (``searched`` in the
-  meta of an entry naming the row: the queries tried and what came of them);
+  meta of an entry naming the row: the queries tried and what came of them; for a row
+  with no entry, ``reports/upstream-searches.json``);
 - open reproducers over ``MAX_REPRODUCER_LINES`` lines of code (comments and blank
   lines aside);
 - with ``--run``: open entries whose reproducer does not reproduce here and does not
@@ -27,6 +28,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from suites.config import Config
@@ -70,9 +72,17 @@ class Audit:
         return len(self.unsearched) + len(self.long) + len(self.not_reproducing)
 
 
+#: The upstream searches of bug rows that have no entry to hold one (their ``no_entry`` says why).
+SEARCHES_WITHOUT_ENTRY = Path(__file__).with_name("upstream-searches.json")
+
+
 def search_record(row: Known, entries: list[Entry]) -> dict[str, Any] | None:
-    """The upstream search recorded for ``row``: in the meta of an entry that names it."""
-    return next((e.meta["searched"] for e in entries if e.meta.get("row") == row.id and e.meta.get("searched")), None)
+    """The upstream search recorded for ``row``: in the meta of an entry that names it, or
+    for a row without an entry in ``SEARCHES_WITHOUT_ENTRY``."""
+    found = next((e.meta["searched"] for e in entries if e.meta.get("row") == row.id and e.meta.get("searched")), None)
+    if found is None and row.no_entry:
+        found = json.loads(SEARCHES_WITHOUT_ENTRY.read_text()).get(row.id)
+    return found
 
 
 def audit(known: tuple[Known, ...] = KNOWN, entries: list[Entry] | None = None) -> Audit:

@@ -491,7 +491,7 @@ KNOWN: tuple[Known, ...] = (
           "bool((mask == causal).all())), a data-dependent branch torch.export refuses. Eager runs it; every "
           "frontend that starts from torch.export crashes. torch's bug (nn.Transformer is not exportable with "
           "the mask its documentation shows).",
-          "https://github.com/pytorch/pytorch/pull/91171", ("export",)),
+          "https://github.com/pytorch/pytorch/issues/134616", ("export",)),
     Known("export-decomposition-lifted-constant", ("tvm-ep", "onnx", "openvino"), "bug",
           r"SpecViolationError: Constant tensor lifted_tensor_N is not in the constants dictionary",
           "transformers' GPT-2 and Llama with use_cache=True export (a DynamicCache is built in forward, and "
@@ -715,7 +715,7 @@ KNOWN: tuple[Known, ...] = (
           "torch.softmax(x * y, dim=-1) of 0-d tensors (eager: tensor(1.)) fails the compile: the joint-graph "
           "mul-softmax pattern's extra check _other_is_broadcasted_in_dim (torch/_inductor/fx_passes/joint_graph.py) "
           "indexes the empty shape list of a 0-d operand with dim -1 (its bounds check only catches d >= ndim).",
-          "", ("compile-on-call",)),
+          "https://github.com/pytorch/pytorch/issues/190418", ("compile-on-call",)),
     Known("inductor-float-floor-divide-rounded-quotient", ("inductor",), "bug",
           r"^inductor/judge/mismatch/values: (float16|bfloat16|float32|float64)( 0-d)? @(floordiv_scalar|floor_div)$",
           "Floor division of floats floors the quotient after rounding it: x // 0.1 of x = 1 gives 10 (the float32 "
