@@ -2,7 +2,8 @@
 
 Only what the case needs: the container classes it returns, the model with the values
 its output uses, its inputs as literals where they are small (``suites.simplify`` puts
-them there), the frontend's own calls written out (the adapter's ``Recipe``: the same
+them there), the frontend's own calls written out (for tensors in and out, as the
+frontend's docs show them: the adapter's ``plain_recipe``; else its ``Recipe``, the same
 helpers the harness runs), and at the end what eager returned and what the frontend
 returned at the first differing path. It needs torch and the frontend only, and exits
 1 while the bug reproduces (the frontend's exception, or the failed comparison), 0 once

@@ -129,3 +129,21 @@ def test_reproducer_gives_what_the_adapter_gives(name):
         exec(compile(source, f"<{name} recipe>", "exec"), namespace)
     actual = namespace["actual"]
     assert compare(eager(NESTED), actual, contract=backend.contract) == []
+
+
+@pytest.mark.parametrize("name", ("onnx", "openvino", "tvm-ep"))  # the adapters with a plain recipe
+def test_plain_reproducer_gives_what_eager_gives(name):
+    """The frontend called as its docs show (``plain_recipe``, what a reproducer of tensors
+    in and out pastes instead of the adapter's helpers) gives eager's result on the cases
+    it is for: one tensor, a flat tuple, the edge value domains."""
+    backend = installed(name)
+    recipe = backend.plain_recipe({})
+    call = recipe.until("run")
+    assert not recipe.helper_source(call), "a plain recipe pastes no helper"
+    source = "\n".join(["import torch", recipe.imports, *call])
+    for case in (BARE, EDGES, LARGE):
+        model, args, kwargs = materialize(case)
+        namespace: dict[str, Any] = {"model": model, "args": args, "kwargs": kwargs}
+        with torch.no_grad():
+            exec(compile(source, f"<{name} plain recipe>", "exec"), namespace)
+        assert compare(eager(case), namespace["actual"], contract=backend.contract) == [], f"{name} on {case}"
