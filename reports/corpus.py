@@ -240,9 +240,8 @@ def cpu_reason(meta: dict[str, Any], cpuinfo: Path = Path("/proc/cpuinfo")) -> s
     take, meta ``cpu_flags``; one they replace, ``cpu_flags_absent``), or empty where it can
     or the CPU cannot be read."""
     wanted = meta.get("cpu_flags") or []
-    try:
-        flags = set(next(line for line in cpuinfo.read_text().splitlines() if line.startswith("flags")).split())
-    except (OSError, StopIteration):
+    flags = _cpu_flags(cpuinfo)
+    if flags is None:
         return ""
     missing = [f for f in wanted if f not in flags]
     if missing:
@@ -256,12 +255,17 @@ def cpu_reason(meta: dict[str, Any], cpuinfo: Path = Path("/proc/cpuinfo")) -> s
 KERNEL_FEATURES = ("avx2", "avx512f", "avx512_vnni", "avx512_bf16", "avx512_fp16", "amx_bf16", "amx_int8")
 
 
+def _cpu_flags(cpuinfo: Path) -> set[str] | None:
+    """The CPU's feature flags, or ``None`` where they cannot be read."""
+    try:
+        return set(next(line for line in cpuinfo.read_text().splitlines() if line.startswith("flags")).split())
+    except (OSError, StopIteration):
+        return None
+
+
 def cpu_features(cpuinfo: Path = Path("/proc/cpuinfo")) -> list[str]:
     """Which of ``KERNEL_FEATURES`` this CPU has (empty where it cannot be read)."""
-    try:
-        flags = set(next(line for line in cpuinfo.read_text().splitlines() if line.startswith("flags")).split())
-    except (OSError, StopIteration):
-        return []
+    flags = _cpu_flags(cpuinfo) or set()
     return [f for f in KERNEL_FEATURES if f in flags]
 
 
