@@ -13,6 +13,7 @@ it is gone.
 from __future__ import annotations
 
 import ast
+import copy
 import re
 from typing import Any
 
@@ -113,15 +114,17 @@ def _leaf_tolerance(dtype: str) -> str:
 _DIGITS = {"float64": 17, "float32": 9, "float16": 5}
 
 
-def _check(backend: Backend, outcome: str, difference: dict[str, Any] | None, tolerance: str, state: str) -> list[str]:
+def _check(backend: Backend, outcome: str, difference: dict[str, Any] | None, tolerance: str, state: str,
+           *, containers: bool = True) -> list[str]:
     """The lines that show and assert what differs; ``tolerance`` is the whole result's,
-    ``state`` the assertion on buffers and inputs after the call (empty: none)."""
+    ``state`` the assertion on buffers and inputs after the call (empty: none),
+    ``containers`` whether eager's result holds containers other than plain tuples."""
     if outcome != "mismatch":
         return ['print("no error: the bug is gone")']
     name = f"{backend.name}:".ljust(9)
     nesting = backend.contract is Contract.NESTING
     lines = []
-    if nesting:  # the frontend promises the nesting and order, not the container types
+    if nesting and containers:  # the frontend promises the nesting and order, not the container types
         lines.append("as_tuples = lambda t: tuple(map(as_tuples, t.values() if isinstance(t, dict) else t)) "
                      "if isinstance(t, (tuple, list, dict)) else t")
         lines.append("expected = as_tuples(expected)")
@@ -159,6 +162,12 @@ def _check(backend: Backend, outcome: str, difference: dict[str, Any] | None, to
     return lines + ([state] if state else [])
 
 
+def _state_differs(meta: dict[str, Any]) -> bool:
+    """Whether the finding is in what forward leaves in buffers and inputs: else a check of
+    them would hold the reproducer to another bug."""
+    return any((d.get("path") or "").startswith("state.") for d in meta.get("differences") or ())
+
+
 #: A native crash kills the process and a hang never ends: the script runs itself in a
 #: child and exits 1 when that child dies or hangs.
 _IN_A_CHILD = """\
@@ -178,39 +187,36 @@ def _imported_names(line: str) -> list[str]:
     return [n.split(" as ")[-1].strip().split(".")[0] for n in names.split(",")]
 
 
-def _plain(case: Case, meta: dict[str, Any]) -> bool:
-    """Whether the frontend can be called as its docs show (``Backend.plain_recipe``):
-    tensors numpy holds in, one tensor or a flat tuple of them out (for a crash too: once
-    fixed, the script must run to its end), and a difference not in the structure."""
-    if case.params:
-        return False
-    model, args, kwargs = materialize(case)
-    if not all(isinstance(t, torch.Tensor) and t.dtype != torch.bfloat16 for t in pytree.tree_leaves((args, kwargs))):
-        return False
-    if ((meta.get("differences") or [{}])[0].get("kind") or "") in _STRUCTURE_KINDS:
-        return False
+def _plain(backend: Backend, options: dict[str, Any], meta: dict[str, Any], model: torch.nn.Module, args: tuple,
+           kwargs: dict) -> Recipe | None:
+    """The frontend called as its docs show (``Backend.plain_recipe``) for this call, or
+    ``None``: inputs that are not all tensors, a difference in the containers (a user's
+    own re-assembly could hide or cause it), an eager call that fails, or a call the
+    frontend cannot make plainly. For a crash too: once fixed, the script must run to its end."""
+    kind = (meta.get("differences") or [{}])[0].get("kind") or ""
+    inputs = tuple(pytree.tree_leaves((args, kwargs)))
+    if kind in ("container_type", "keys") or not all(isinstance(t, torch.Tensor) for t in inputs):
+        return None
     try:
         with torch.no_grad():
-            out = model(*args, **kwargs)
+            output = copy.deepcopy(model)(*copy.deepcopy(args), **copy.deepcopy(kwargs))
     except Exception:
-        return False
-    if not isinstance(out, (tuple, list)) or type(out) not in (tuple, list):  # one tensor, or a flat tuple or list
-        out = (out,)
-    return all(isinstance(t, torch.Tensor) and t.dtype != torch.bfloat16 for t in out)
+        return None
+    return backend.plain_recipe(options, inputs, output, kind)
 
 
-#: Differences a user's own re-assembly of the outputs could hide or cause.
-_STRUCTURE_KINDS = ("arity", "container_type", "keys", "leaf_type")
+def _plain_case(backend: Backend, options: dict[str, Any], meta: dict[str, Any], case: Case) -> Recipe | None:
+    return None if case.params else _plain(backend, options, meta, *materialize(case))
 
 
-def _recipe(backend: Backend, options: dict[str, Any], *, input_trees: bool, plain: bool) -> Recipe:
-    if plain and (simple := backend.plain_recipe(options)) is not None:
-        return simple
+def _recipe(backend: Backend, options: dict[str, Any], *, input_trees: bool, plain: Recipe | None) -> Recipe:
+    if plain is not None:
+        return plain
     return backend.recipe(options, input_trees=True) if input_trees else backend.recipe(options)
 
 
 def _frontend(backend: Backend, options: dict[str, Any], meta: dict[str, Any], *, input_trees: bool,
-              comments: tuple[str, ...] = (), plain: bool = False) -> tuple[list[str], list[str], str, list[str]]:
+              comments: tuple[str, ...] = (), plain: Recipe | None = None) -> tuple[list[str], list[str], str, list[str]]:
     """What every reproducer of ``meta``'s finding holds of the frontend: its head (the
     title, the versions, ``comments`` and, for a process that died or hung, the guard that
     runs it in a child), the recipe's imports the calls need, the helpers they call, and
@@ -235,7 +241,7 @@ def reproducer_source(case: Case, backend: Backend, options: dict[str, Any], met
         return _dynamic_reproducer(case, backend, options, meta)
     case = _static_at(case, meta)  # a static failure: the static case at the size that showed it
     head, imports, helpers, call = _frontend(backend, options, meta, input_trees=bool(case.params),
-                                             plain=_plain(case, meta))
+                                             plain=_plain_case(backend, options, meta, case))
     mismatch = meta["outcome"] == "mismatch"
     lines = [*head, *(["import copy", ""] if case.mutations() else []), "import torch"]
     lines += _containers(case)
@@ -257,8 +263,9 @@ def reproducer_source(case: Case, backend: Backend, options: dict[str, Any], met
     tolerance = _tolerance(case)
     state = ("torch.testing.assert_close((dict(model.named_buffers()), args, kwargs), "
              f"(dict(eager_model.named_buffers()), eager_args, eager_kwargs), equal_nan=True{tolerance})"
-             if case.mutations() else "")  # state is part of the result
-    lines += _check(backend, meta["outcome"], (meta.get("differences") or [None])[0], tolerance, state)
+             if case.mutations() and _state_differs(meta) else "")
+    lines += _check(backend, meta["outcome"], (meta.get("differences") or [None])[0], tolerance, state,
+                    containers=any(c.kind != "tuple" for c in case.containers()))
     return "\n".join(lines) + "\n"
 
 
@@ -310,7 +317,8 @@ def _dynamic_reproducer(case: Case, backend: Backend, options: dict[str, Any], m
     """Compile once at the example with the case's dynamic dims declared, call at the example,
     then at the size that fails (``meta``'s stage names its role: ``judge@max``)."""
     role = meta["stage"].partition("@")[2]
-    plain = all(_plain(statically(resized(case, sizes)), meta) for _, sizes in size_roles(case))
+    at_every_size = [_plain_case(backend, options, meta, statically(resized(case, sizes))) for _, sizes in size_roles(case)]
+    plain = _plain_case(backend, options, meta, statically(case)) if all(at_every_size) else None
     head, imports, helpers, _ = _frontend(backend, options, meta, input_trees=bool(case.params), plain=plain)
     recipe = _recipe(backend, options, input_trees=bool(case.params), plain=plain)
     compiling, running = _dynamic_steps(case, recipe, options, meta)
@@ -344,8 +352,9 @@ def _dynamic_reproducer(case: Case, backend: Backend, options: dict[str, Any], m
     tolerance = _tolerance(at)
     state = ("torch.testing.assert_close((dict(model.named_buffers()), args, kwargs), "
              f"(dict(eager_model.named_buffers()), eager_args, eager_kwargs), equal_nan=True{tolerance})"
-             if case.mutations() else "")
-    lines += _check(backend, meta["outcome"], (meta.get("differences") or [None])[0], tolerance, state)
+             if case.mutations() and _state_differs(meta) else "")
+    lines += _check(backend, meta["outcome"], (meta.get("differences") or [None])[0], tolerance, state,
+                    containers=any(c.kind != "tuple" for c in case.containers()))
     return "\n".join(lines) + "\n"
 
 
@@ -373,7 +382,8 @@ def own_model_reproducer(model: OwnModel, backend: Backend, options: dict[str, A
     state = ("torch.testing.assert_close(" + tensors.format("(dict(model.named_buffers()), args, kwargs)") + ", "
              + tensors.format("(dict(eager_model.named_buffers()), eager_args, eager_kwargs)") + ", equal_nan=True)")
     difference = (meta.get("differences") or [None])[0]
-    lines += _check(backend, meta["outcome"], difference, _leaf_tolerance((difference or {}).get("dtype", "")), state)
+    lines += _check(backend, meta["outcome"], difference, _leaf_tolerance((difference or {}).get("dtype", "")),
+                    state if _state_differs(meta) else "")
     return "\n".join(lines) + "\n"
 
 
@@ -382,9 +392,10 @@ def architecture_reproducer(arch: Architecture, backend: Backend, options: dict[
     model class by its import, the inputs, the frontend's calls as for a generated case,
     and the check at the tolerance the oracle held the leaf to (its dtype's, widened by
     the architecture's bound on eager's own rounding)."""
-    _, args, kwargs = build_architecture(arch)  # a frontend traces a model of tensor arguments as it is
+    model, args, kwargs = build_architecture(arch)  # a frontend traces a model of tensor arguments as it is
     trees = not all(isinstance(a, torch.Tensor) for a in (*args, *kwargs.values()))
-    head, imports, helpers, call = _frontend(backend, options, meta, input_trees=trees)
+    plain = None if trees else _plain(backend, options, meta, model, args, kwargs)
+    head, imports, helpers, call = _frontend(backend, options, meta, input_trees=trees, plain=plain)
     model_imports, body = ARCHITECTURES[arch.family].source(arch)
     lines = [*head, "import copy", *model_imports, "from torch.utils import _pytree as pytree"]
     lines += [line for line in imports if line not in lines]

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 import torch
+from torch.utils import _pytree as pytree
 
 from strategies import Case, Container, Input, Ref, Value, materialize
 from suites.backends.base import Backend, CompileContext
@@ -131,19 +132,35 @@ def test_reproducer_gives_what_the_adapter_gives(name):
     assert compare(eager(NESTED), actual, contract=backend.contract) == []
 
 
-@pytest.mark.parametrize("name", ("onnx", "openvino", "tvm-ep"))  # the adapters with a plain recipe
+#: A bfloat16 input cast to float32: numpy holds no bfloat16, a plain call must feed it otherwise.
+BFLOAT16_IN = Case(inputs=(Input("x0", "bfloat16", (2, 2)),),
+                   values=(Value("cast", ("x0",), (("dtype", "float32"),), dtype="float32", shape=(2, 2)),),
+                   output=Ref(0), seed=6)
+#: Tensors in containers, and no None (a plain call's outputs have no slot for one).
+TREE = Case(inputs=(Input("x0", "float32", (2,)),),
+            values=(Value("add", ("x0", "x0"), dtype="float32", shape=(2,)), Value("mul", ("x0", "x0"), dtype="float32", shape=(2,))),
+            output=Container("tuple", (Container("dict", (Ref(0),), ("a",)), Container("list", (Ref(1),)))), seed=8)
+#: The cases each plain recipe is for (the others it declines, and the reproducer pastes the adapter's helpers).
+PLAIN = {"onnx": (BARE, EDGES, LARGE, TREE), "openvino": (BARE, EDGES, LARGE, TREE, BFLOAT16_IN),
+         "tvm-ep": (BARE, EDGES, LARGE, TREE, BFLOAT16_IN, BFLOAT16), "tvm-fx": (BARE, EDGES, LARGE, BFLOAT16_IN)}
+
+
+@pytest.mark.parametrize("name", sorted(PLAIN))
 def test_plain_reproducer_gives_what_eager_gives(name):
     """The frontend called as its docs show (``plain_recipe``, what a reproducer of tensors
     in and out pastes instead of the adapter's helpers) gives eager's result on the cases
-    it is for: one tensor, a flat tuple, the edge value domains."""
+    it is for: one tensor, a flat tuple, nested containers, the edge value domains,
+    bfloat16; and it declines the others (a None leaf, bfloat16 where numpy carries it)."""
     backend = installed(name)
-    recipe = backend.plain_recipe({})
-    call = recipe.until("run")
-    assert not recipe.helper_source(call), "a plain recipe pastes no helper"
-    source = "\n".join(["import torch", recipe.imports, *call])
-    for case in (BARE, EDGES, LARGE):
+    for case in (NESTED, TREE, BARE, BFLOAT16, EDGES, LARGE, BFLOAT16_IN):
         model, args, kwargs = materialize(case)
+        recipe = backend.plain_recipe({}, tuple(pytree.tree_leaves((args, kwargs))), eager(case), "values")
+        assert (recipe is not None) == (case in PLAIN[name]), f"{name} on {case}"
+        if recipe is None:
+            continue
+        call = recipe.until("run")
+        assert not recipe.helper_source(call), "a plain recipe pastes no helper"
         namespace: dict[str, Any] = {"model": model, "args": args, "kwargs": kwargs}
         with torch.no_grad():
-            exec(compile(source, f"<{name} plain recipe>", "exec"), namespace)
+            exec(compile("\n".join(["import torch", recipe.imports, *call]), f"<{name} plain recipe>", "exec"), namespace)
         assert compare(eager(case), namespace["actual"], contract=backend.contract) == [], f"{name} on {case}"

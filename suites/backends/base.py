@@ -170,6 +170,14 @@ def tensor_inputs(exported, args, kwargs):
     return [leaf for spec, leaf in zip(specs, leaves, strict=True) if isinstance(spec.arg, TensorArgument)]
 
 
+def plain_leaves(leaves: Any, *, bfloat16: bool = False, numbers: bool = False) -> bool:
+    """Whether every leaf of a plain call's inputs or eager result is a tensor (bfloat16 only
+    where ``bfloat16``: numpy has none) or, where ``numbers``, a Python number (a size the
+    export makes a graph output comes back as a 0-d tensor)."""
+    return all(isinstance(leaf, torch.Tensor) and (bfloat16 or leaf.dtype != torch.bfloat16)
+               or numbers and type(leaf) in (int, float, bool) for leaf in pytree.tree_leaves(leaves))
+
+
 class Backend:
     """Base class of the adapters. Subclasses set the class attributes and override
     ``compile`` and ``run``; the other methods have sensible defaults."""
@@ -220,10 +228,13 @@ class Backend:
         return Recipe(((self.name, f"raise SystemExit('{self.name} has no standalone reproducer: "
                                    "use python -m suites.replay')"),))
 
-    def plain_recipe(self, options: dict[str, Any]) -> Recipe | None:
+    def plain_recipe(self, options: dict[str, Any], inputs: tuple[torch.Tensor, ...], output: Any,
+                     kind: str) -> Recipe | None:
         """The frontend called as its documentation shows, with no adapter helper, for a
-        case whose inputs and outputs are tensors numpy holds (no bfloat16, no ``None``)
-        and whose bug is not in the output's structure; ``None`` where ``recipe`` is
+        call of these input tensors whose eager result is ``output`` and whose first
+        difference is of ``kind`` (``""`` for a crash); ``None`` where such a call cannot
+        be plain (a dtype numpy does not hold, outputs the frontend does not return as
+        tensors, a bug the plain call's re-assembly would hide), or where ``recipe`` is
         already that plain."""
         return None
 

@@ -30,7 +30,7 @@ from typing import Any
 import torch
 from torch.utils import _pytree as pytree
 
-from .base import Backend, CompileContext, Contract, Recipe, tensor_inputs
+from .base import Backend, CompileContext, Contract, Recipe, plain_leaves, tensor_inputs
 
 __all__ = ["OnnxRuntime"]
 
@@ -125,7 +125,11 @@ class OnnxRuntime(Backend):
         ), "import onnxruntime\nfrom torch.utils import _pytree as pytree",
             (to_ort, from_ort, user_output_slots, tensor_inputs, session_feeds, reassemble))
 
-    def plain_recipe(self, options: dict[str, Any]) -> Recipe | None:
+    def plain_recipe(self, options: dict[str, Any], inputs: tuple[torch.Tensor, ...], output: Any,
+                     kind: str) -> Recipe | None:
+        # The slice of the user's outputs below would hide an output too many or too few.
+        if kind == "arity" or not plain_leaves(inputs) or not plain_leaves(output, numbers=True):
+            return None
         return Recipe((
             ("export", "exported = torch.export.export(model, args, kwargs)"),
             ("onnx-export", "program = torch.onnx.export(exported, args, kwargs=kwargs, dynamo=True)"),

@@ -33,7 +33,7 @@ from typing import Any
 import torch
 from torch.utils import _pytree as pytree
 
-from .base import Backend, CompileContext, Contract, Recipe
+from .base import Backend, CompileContext, Contract, Recipe, plain_leaves
 
 __all__ = ["CONFIG", "OpenVino"]
 
@@ -109,18 +109,28 @@ class OpenVino(Backend):
             ("run", "actual = reassemble(infer(compiled, exported, args, kwargs), exported)[0]  # re-assembled"),
         ), "import openvino\nfrom torch.utils import _pytree as pytree", (to_ov, from_ov, infer, reassemble))
 
-    def plain_recipe(self, options: dict[str, Any]) -> Recipe | None:
+    def plain_recipe(self, options: dict[str, Any], inputs: tuple[torch.Tensor, ...], output: Any,
+                     kind: str) -> Recipe | None:
+        # The slice of the user's outputs below would hide an output too many or too few.
+        if kind == "arity" or not plain_leaves(inputs, bfloat16=True) or not plain_leaves(output, numbers=True):
+            return None
+        feed = "t.numpy()"
+        run = ["names = {n for port in compiled.inputs for n in port.get_names()}"]
+        if any(t.dtype == torch.bfloat16 for t in inputs):  # numpy has none: an openvino.Tensor of its 16-bit words
+            feed = "bfloat16(t) if t.dtype == torch.bfloat16 else t.numpy()"
+            run.append("bfloat16 = lambda t: openvino.Tensor(t.view(torch.int16).numpy(), list(t.shape), openvino.Type.bf16)")
         return Recipe((
             ("export", "exported = torch.export.export(model, args, kwargs)"),
             ("convert", "converted = openvino.convert_model(exported)"),
             ("compile-model", f"compiled = openvino.compile_model(converted, 'CPU', {CONFIG!r})"),
             # fed by the export's input names: convert_model may drop an input the graph does not use
-            ("run", "names = {n for port in compiled.inputs for n in port.get_names()}"
-                    "\nfeeds = {n: t.numpy() for n, t in zip(exported.graph_signature.user_inputs, "
-                    "pytree.tree_leaves((args, kwargs))) if n in names}"
-                    "\nraw = [torch.from_numpy(v.copy()) for v in compiled(feeds).to_tuple()]"
-                    "\nout_spec = exported.call_spec.out_spec  # the user's outputs come after the mutated buffers and inputs"
-                    "\nactual = pytree.tree_unflatten(raw[len(raw) - out_spec.num_leaves:], out_spec)"),
+            ("run", "\n".join([
+                *run,
+                f"feeds = {{n: {feed} for n, t in zip(exported.graph_signature.user_inputs, "
+                "pytree.tree_leaves((args, kwargs))) if n in names}",
+                "raw = [torch.from_numpy(v.copy()) for v in compiled(feeds).to_tuple()]",
+                "out_spec = exported.call_spec.out_spec  # the user's outputs come after the mutated buffers and inputs",
+                "actual = pytree.tree_unflatten(raw[len(raw) - out_spec.num_leaves:], out_spec)"])),
         ), "import openvino\nfrom torch.utils import _pytree as pytree")
 
     def compile(self, ctx: CompileContext) -> Any:

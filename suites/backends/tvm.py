@@ -26,6 +26,7 @@ from .base import (
     compile_dynamic_options,
     dynamo_smallest_dynamic_size,
     mark_dynamic,
+    plain_leaves,
     tensor_inputs,
 )
 
@@ -192,15 +193,22 @@ class TvmExportedProgram(_TvmBackend):
         ), _tvm_imports("from_exported_program", "from torch.utils import _pytree as pytree"),
             (to_torch, reassemble, tensor_inputs))
 
-    def plain_recipe(self, options: dict[str, Any]) -> Recipe | None:
+    def plain_recipe(self, options: dict[str, Any], inputs: tuple[torch.Tensor, ...], output: Any,
+                     kind: str) -> Recipe | None:
         if options.get("unwrap_unit_return_tuple") or options.get("no_bind_return_tuple"):
             return None  # what the VM returns is then the options' business: the general recipe
+        if kind == "leaf_type" or not plain_leaves((inputs, output), bfloat16=True):
+            return None  # a leaf the VM returns as no tensor (a shape, an int) needs the adapter's to_torch
+        unflatten = "actual = pytree.tree_unflatten(raw, exported.call_spec.out_spec)"
+        if kind == "arity":  # as the adapter does: the outputs as they come when they are not as many as eager's
+            unflatten = ("out_spec = exported.call_spec.out_spec\n"
+                         "actual = pytree.tree_unflatten(raw, out_spec) if len(raw) == out_spec.num_leaves else tuple(raw)")
         return Recipe((
             ("export", "exported = torch.export.export(model, args, kwargs)"),
             *self._recipe_build(f"from_exported_program(exported{_keywords(options)})", options),
             ("run", "inputs = pytree.tree_leaves((args, kwargs))\n" + _on_device(self) +
-                    f"raw = vm['main'](*map(tvm.runtime.from_dlpack, inputs){self._recipe_params(options)})\n"
-                    "actual = pytree.tree_unflatten([torch.from_dlpack(t).cpu() for t in raw], exported.call_spec.out_spec)"),
+                    f"raw = [torch.from_dlpack(t).cpu() for t in vm['main'](*map(tvm.runtime.from_dlpack, inputs)"
+                    f"{self._recipe_params(options)})]\n" + unflatten),
         ), _tvm_imports("from_exported_program", "from torch.utils import _pytree as pytree"))
 
     def option_strategy(self) -> st.SearchStrategy[dict[str, Any]]:
@@ -233,17 +241,21 @@ class TvmExportedProgram(_TvmBackend):
         return tree
 
 
+#: How a reproducer traces a model of tensor arguments for ``from_fx``.
+_TRACE = ("graph_module = torch.fx.symbolic_trace(model)\n"
+          "inputs = [*args, *kwargs.values()]  # the placeholders: forward's parameters, in order")
+
+
 class TvmFx(_TvmBackend):
     name = "tvm-fx"
     contract = Contract.NESTING
     dynamic = ""  # from_fx takes one (shape, dtype) per input: static only
     mutation = ("undocumented: from_fx rejects __setitem__, add_ and mul_ ('Unsupported function target'); the "
                 "in-place ops it maps (copy_, index_put_, fill_) become new values, never written back")
+
     def recipe(self, options: dict[str, Any], *, input_trees: bool = False) -> Recipe:
         trace = ("flat, inputs = flat_tensor_module(model, args, kwargs)  # the placeholders: the input tensors\n"
-                 "graph_module = torch.fx.symbolic_trace(flat)") if input_trees else (
-                 "graph_module = torch.fx.symbolic_trace(model)\n"
-                 "inputs = [*args, *kwargs.values()]  # the placeholders: forward's parameters, in order")
+                 "graph_module = torch.fx.symbolic_trace(flat)") if input_trees else _TRACE
         return Recipe((
             ("trace", trace),
             *self._recipe_build("from_fx(graph_module, [(tuple(t.shape), str(t.dtype)[6:]) for t in inputs]"
@@ -251,6 +263,24 @@ class TvmFx(_TvmBackend):
             ("run", _on_device(self) + "actual = to_torch(vm['main'](*map(tvm.runtime.from_dlpack, inputs)"
                     f"{self._recipe_params(options)}))"),
         ), _tvm_imports("from_fx", "from torch.utils import _pytree as pytree"), (to_torch, flat_tensor_module))
+
+    def plain_recipe(self, options: dict[str, Any], inputs: tuple[torch.Tensor, ...], output: Any,
+                     kind: str) -> Recipe | None:
+        if options.get("unwrap_unit_return_tuple") or options.get("no_bind_return_tuple") or kind in ("arity", "leaf_type"):
+            return None
+        call = f"vm['main'](*map(tvm.runtime.from_dlpack, inputs){self._recipe_params(options)})"
+        if isinstance(output, torch.Tensor):
+            run = f"actual = torch.from_dlpack({call}).cpu()"
+        elif type(output) is tuple and all(isinstance(t, torch.Tensor) for t in output):  # a TVM Array of tensors
+            run = f"actual = tuple(torch.from_dlpack(t).cpu() for t in {call})"
+        else:
+            return None  # nested: the adapter's to_torch walks the Arrays
+        return Recipe((
+            ("trace", _TRACE),
+            *self._recipe_build("from_fx(graph_module, [(tuple(t.shape), str(t.dtype)[6:]) for t in inputs]"
+                                f"{_keywords(options)})", options),
+            ("run", _on_device(self) + run),
+        ), _tvm_imports("from_fx"))
 
     def option_strategy(self) -> st.SearchStrategy[dict[str, Any]]:
         return self._importer_options()

@@ -6,59 +6,6 @@ from torch.utils import _pytree as pytree
 import onnxruntime
 
 
-def to_ort(tensor):
-    import onnxruntime
-
-    tensor = tensor.detach().cpu().contiguous()
-    if tensor.dtype == torch.bfloat16:
-        return onnxruntime.OrtValue.ortvalue_from_numpy_with_onnx_type(
-            tensor.view(torch.uint16).numpy(), onnx_element_type=16)
-    return onnxruntime.OrtValue.ortvalue_from_numpy(tensor.numpy())
-
-
-def from_ort(value):
-    if value.element_type() == 16:  # bfloat16: numpy has none, DLPack does
-        return torch.from_dlpack(value).clone()
-    return torch.from_numpy(value.numpy().copy())
-
-
-def user_output_slots(exported):
-    from torch.export.graph_signature import ConstantArgument, OutputKind
-
-    specs = exported.graph_signature.output_specs
-    skipped = sum(1 for s in specs if s.kind != OutputKind.USER_OUTPUT)
-    slots = [None if isinstance(s.arg, ConstantArgument) and s.arg.value is None else True
-             for s in specs if s.kind == OutputKind.USER_OUTPUT]
-    return slots, skipped
-
-
-def tensor_inputs(exported, args, kwargs):
-    from torch.export.graph_signature import InputKind, TensorArgument
-    from torch.fx._pytree import tree_flatten_spec
-
-    specs = [s for s in exported.graph_signature.input_specs if s.kind == InputKind.USER_INPUT]
-    leaves = tree_flatten_spec((args, kwargs), exported.call_spec.in_spec)
-    return [leaf for spec, leaf in zip(specs, leaves, strict=True) if isinstance(spec.arg, TensorArgument)]
-
-
-def session_feeds(session, exported, args, kwargs):
-    flat = tensor_inputs(exported, args, kwargs)
-    names = [i.name for i in session.get_inputs()]
-    if len(names) != len(flat):
-        raise ValueError(f"the ONNX graph has {len(names)} inputs ({names}), the export {len(flat)}")
-    return {name: to_ort(t) for name, t in zip(names, flat, strict=True)}
-
-
-def reassemble(raw, exported):
-    slots, skipped = user_output_slots(exported)
-    raw = raw[skipped:]
-    if len(raw) != sum(1 for s in slots if s is not None):
-        return tuple(raw), False
-    outputs = iter(raw)
-    leaves = [None if s is None else next(outputs) for s in slots]
-    return pytree.tree_unflatten(leaves, exported.call_spec.out_spec), True
-
-
 torch.manual_seed(0)
 model = torch.nn.LSTM(input_size=4, hidden_size=8, num_layers=1, bidirectional=False, batch_first=False, proj_size=4).eval().to(torch.float32)
 g = torch.Generator().manual_seed(0)
@@ -68,6 +15,8 @@ expected = model(*copy.deepcopy(args), **copy.deepcopy(kwargs))
 exported = torch.export.export(model, args, kwargs)
 program = torch.onnx.export(exported, args, kwargs=kwargs, dynamo=True)
 session = onnxruntime.InferenceSession(program.model_proto.SerializeToString(), providers=['CPUExecutionProvider'])
-raw = [from_ort(v) for v in session.run_with_ort_values(None, session_feeds(session, exported, args, kwargs))]
-actual = reassemble(raw, exported)[0]  # flat: re-assembled as a user would
+feeds = {i.name: t.numpy() for i, t in zip(session.get_inputs(), pytree.tree_leaves((args, kwargs)))}
+raw = [torch.from_numpy(v) for v in session.run(None, feeds)]
+out_spec = exported.call_spec.out_spec  # the user's outputs come after the mutated buffers and inputs
+actual = pytree.tree_unflatten(raw[len(raw) - out_spec.num_leaves:], out_spec)
 print("no error: the bug is gone")

@@ -20,6 +20,6 @@ exported = torch.export.export(model, args, kwargs)
 mod = from_exported_program(exported)
 vm = relax.VirtualMachine(relax.build(mod, target='llvm'), tvm.cpu())
 inputs = pytree.tree_leaves((args, kwargs))
-raw = vm['main'](*map(tvm.runtime.from_dlpack, inputs))
-actual = pytree.tree_unflatten([torch.from_dlpack(t).cpu() for t in raw], exported.call_spec.out_spec)
+raw = [torch.from_dlpack(t).cpu() for t in vm['main'](*map(tvm.runtime.from_dlpack, inputs))]
+actual = pytree.tree_unflatten(raw, exported.call_spec.out_spec)
 print("no error: the bug is gone")

