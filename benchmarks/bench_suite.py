@@ -98,38 +98,99 @@ def _mib(n: float) -> str:
     return f"{n / 2**20:.0f}"
 
 
+#: Parts of ``Verdict.timings`` that are the harness's, not the frontend's.
+HARNESS_PARTS = ("materialize", "eager", "judge")
+
+
+class _TimedRecorder(Recorder):
+    """The suite's recorder, journal included, with the seconds its ``record`` takes."""
+
+    record_s: float = 0.0
+
+    def record(self, *args: Any, **kwargs: Any) -> None:
+        start = time.perf_counter()
+        super().record(*args, **kwargs)
+        self.record_s += time.perf_counter() - start
+
+
 def throughput(backends: list[str], n: int) -> None:
+    """Per backend: ``n`` cases through the real property, timed end to end and part by
+    part (``Verdict.timings`` in the worker; the round trip, the table lookup and the
+    recorder here; the draw and Hypothesis's engine what is left), then the frontend's own
+    work on the same cases replayed in this process."""
     print(f"\n### Throughput, overhead and worker memory ({n} cases per backend, one core)\n")
-    print("| backend | cases/min | suite s/case | frontend s/case | overhead | worker RSS MiB: "
-          "after 1st case / middle / end |")
-    print("|---|---:|---:|---:|---:|---|")
+    header = ("| backend | cases/min | suite s/case | frontend s/case | overhead | worker RSS MiB: "
+              "after 1st case / middle / end |\n|---|---:|---:|---:|---:|---|")
+    rows, parts = [], []
     for spec in backends:
         backend = load_backend(spec)
         if backend.unavailable_reason():
-            print(f"| {spec} | skipped: {backend.unavailable_reason()} | | | | |")
+            rows.append(f"| {spec} | skipped: {backend.unavailable_reason()} | | | | |")
             continue
         worker = started_worker(spec)
         ran: list[tuple[Case, dict[str, Any]]] = []
         rss: list[int] = [worker.rss_bytes()]
+        spent: Counter = Counter()
 
         def run_case(case: Case, options: dict[str, Any], worker: Worker = worker, ran: list = ran,
-                     rss: list = rss, spec: str = spec) -> Any:
+                     rss: list = rss, spec: str = spec, spent: Counter = spent) -> Any:
             ran.append((case, options))
+            start = time.perf_counter()
             verdict = worker.run(spec, case, options)
+            spent["round trip"] += time.perf_counter() - start
+            spent["in the worker"] += verdict.seconds
+            for part, seconds in verdict.timings.items():
+                spent[part if part in HARNESS_PARTS else "frontend"] += seconds
+                if part not in HARNESS_PARTS:
+                    spent[f"frontend:{part}"] += seconds
             if len(ran) == n // 2:
                 rss.append(worker.rss_bytes())
             return verdict
 
-        check = search_settings(n, derandomize=True, phases=[Phase.generate])(
-            conformance_property(backend, spec, run_case, Recorder(), keep_going=True))
-        start = time.perf_counter()
-        check()
-        suite_s = time.perf_counter() - start
+        def known_row(verdict: Any, spent: Counter = spent) -> Any:
+            start = time.perf_counter()
+            row = match(verdict, ROWS)
+            spent["match"] += time.perf_counter() - start
+            return row
+
+        with tempfile.TemporaryDirectory() as journal:
+            recorder = _TimedRecorder(journal=str(Path(journal) / "journal.jsonl"))
+            check = search_settings(n, derandomize=True, phases=[Phase.generate])(
+                conformance_property(backend, spec, run_case, recorder, keep_going=True, known_row=known_row))
+            start = time.perf_counter()
+            check()
+            suite_s = time.perf_counter() - start
         rss.append(worker.rss_bytes())
         worker.close()
         frontend_s = sum(_frontend_seconds(backend, case, options) for case, options in ran)
-        print(f"| {spec} | {len(ran) * 60 / suite_s:.0f} | {suite_s / len(ran):.3f} | {frontend_s / len(ran):.3f} "
-              f"| {suite_s / frontend_s:.2f} | {' / '.join(_mib(r) for r in rss)} |", flush=True)
+        rows.append(f"| {spec} | {len(ran) * 60 / suite_s:.0f} | {suite_s / len(ran):.3f} | {frontend_s / len(ran):.3f} "
+                    f"| {suite_s / frontend_s:.2f} | {' / '.join(_mib(r) for r in rss)} |")
+        spent["record"] = recorder.record_s
+        parts.append((spec, len(ran), suite_s, spent))
+        print(rows[-1], flush=True)
+    print("\n" + header + "\n" + "\n".join(rows))
+    _parts_table(parts)
+
+
+def _parts_table(parts: list[tuple[str, int, float, Counter]]) -> None:
+    """Where a case's time goes, in ms per case (means): the worker's parts, the round trip
+    to it less the worker's own time, the lookup and the recorder here, and the draw with
+    Hypothesis's engine (what is left of the wall time)."""
+    print("\n#### Where a case's time goes (ms per case, mean)\n")
+    print("| backend | draw + engine | to and from the worker | materialize | eager | frontend | judge | "
+          "match | record | other in the worker | suite | harness share | frontend's stages |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    for spec, cases, suite_s, spent in parts:
+        ms = {k: 1000 * v / cases for k, v in spent.items()}
+        transfer = ms["round trip"] - ms["in the worker"]
+        draw = 1000 * suite_s / cases - ms["round trip"] - ms["match"] - ms["record"]
+        other = ms["in the worker"] - sum(ms.get(p, 0.0) for p in (*HARNESS_PARTS, "frontend"))
+        stages = ", ".join(f"{k.partition(':')[2]} {v:.1f}" for k, v in sorted(ms.items(), key=lambda kv: -kv[1])
+                           if k.startswith("frontend:") and v >= 0.05)
+        suite = 1000 * suite_s / cases
+        print(f"| {spec} | {draw:.1f} | {transfer:.1f} | {ms.get('materialize', 0):.1f} | {ms.get('eager', 0):.1f} "
+              f"| {ms.get('frontend', 0):.1f} | {ms.get('judge', 0):.1f} | {ms['match']:.1f} | {ms['record']:.1f} "
+              f"| {other:.1f} | {suite:.1f} | {1 - ms.get('frontend', 0) / suite:.0%} | {stages} |", flush=True)
 
 
 def dynamic_cost(backends: list[str], n: int) -> None:

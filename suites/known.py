@@ -742,7 +742,7 @@ KNOWN: tuple[Known, ...] = (
           "infinities; PyTorch does."),
     Known("openvino-float64-buffer-update-hang", ("openvino",), "bug",
           r"^openvino/compile-or-run/hang/Timeout: no answer within N s @(\w+\+)*add_buffer\+buffer_update\+full(\+\w+)* "
-          r"on \w+( 0-size)?$",
+          r"on (\w+( 0-size)?|no input)$",
           "A float64 buffer updated in place with a constant plus another buffer (s4.add_(torch.full((1,), 0.5, "
           "dtype=torch.float64) + s1)) spins compile_model or the infer request past the case timeout, whatever the "
           "input (none, 0-size or not). In float32, or with zero buffers, it runs. (Once openvino-zero-size-buffer-hang: "

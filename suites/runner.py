@@ -128,6 +128,9 @@ class Verdict:
     #: A dynamic case: each size it ran at, in order, as {"role", "sizes", "outcome"}
     #: (``strategies.dynamic.size_roles``); the last is where it stopped.
     sizes: list[dict[str, Any]] = field(default_factory=list)
+    #: Seconds per part of the pipeline in the process that ran it: materialize, eager,
+    #: the frontend's stages (``CompileContext.timings``), judge. Never in the signature.
+    timings: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -238,13 +241,21 @@ def _build(case: Subject) -> tuple[torch.nn.Module, tuple, dict]:
     return build_architecture(case) if isinstance(case, Architecture) else materialize(case)
 
 
-def _eager(case: Subject) -> tuple[_Run, tuple, dict, torch.nn.Module]:
+def _timed(timings: dict[str, float], part: str, start: float) -> None:
+    timings[part] = timings.get(part, 0.0) + time.perf_counter() - start
+
+
+def _eager(case: Subject, timings: dict[str, float]) -> tuple[_Run, tuple, dict, torch.nn.Module]:
     """Eager's output and state after one call on copies; the inputs and a model as they
     were before it, for the backend."""
     try:
+        start = time.perf_counter()
         model, args, kwargs = _build(case)
+        _timed(timings, "materialize", start)
+        start = time.perf_counter()
         pristine = copy.deepcopy(model)
         run = _eager_call(model, args, kwargs)
+        _timed(timings, "eager", start)
     except Exception as exc:  # the generator promised a well-defined eager result; a user's model must run
         what = (f"the model {case.factory} builds" if isinstance(case, OwnModel) else
                 f"the architecture {case.to_json()}" if isinstance(case, Architecture) else "a generated case")
@@ -277,8 +288,8 @@ def _eager_call(model: torch.nn.Module, args: tuple, kwargs: dict) -> _Run:
 def _compile_and_run(backend: Backend, case: Subject, options: dict[str, Any], verdict: Verdict) -> _Run:
     """Eager's and the backend's outputs and state; on an exception, ``verdict`` says what
     failed where."""
-    run, args, kwargs, model = _eager(case)
-    ctx = CompileContext(model, _clone(args), _clone(kwargs), dict(options))
+    run, args, kwargs, model = _eager(case, verdict.timings)
+    ctx = CompileContext(model, _clone(args), _clone(kwargs), dict(options), timings=verdict.timings)
     try:
         with ctx.stage("compile"):
             compiled = backend.compile(ctx)
@@ -363,6 +374,7 @@ def execute(backend: Backend, case: Subject, options: dict[str, Any]) -> Verdict
 
 def _judge(backend: Backend, case: Subject, options: dict[str, Any], run: _Run, verdict: Verdict) -> None:
     """Compare the backend's outputs and state with eager's: a mismatch, or a pass."""
+    start = time.perf_counter()
     expected, actual = run.expected, run.actual
     generated = isinstance(case, Case)
     verdict.stage = "judge"
@@ -386,6 +398,7 @@ def _judge(backend: Backend, case: Subject, options: dict[str, Any], run: _Run, 
         changed = compare(expected, actual, contract=Contract.EXACT, error_at=error_at)
         if changed:
             verdict.notes.append(f"structure changed (nesting contract): {changed[0]}")
+    _timed(verdict.timings, "judge", start)
 
 
 # -- dynamic cases: compiled once, run at every size -----------------------------------
@@ -416,8 +429,11 @@ def _execute_dynamic(backend: Backend, case: Case, options: dict[str, Any]) -> V
     verdict (one root cause, one signature); one only the dynamic artefact has names its
     size's role in its stage (``run@max``, ``judge@example``, ``import@dynamic``)."""
     verdict = Verdict(backend=backend.name, outcome="pass")
+    timings = verdict.timings  # one record for the whole case, whichever verdict it ends with
+    start = time.perf_counter()
     model, args, kwargs = materialize(case)
-    ctx = CompileContext(copy.deepcopy(model), _clone(args), _clone(kwargs), dict(options),
+    _timed(timings, "materialize", start)
+    ctx = CompileContext(copy.deepcopy(model), _clone(args), _clone(kwargs), dict(options), timings=timings,
                          dynamic_shapes=dynamic_shapes(case), dynamic_dims=_dynamic_dims(case, args, kwargs))
     try:
         with ctx.stage("compile"):
@@ -439,8 +455,10 @@ def _execute_dynamic(backend: Backend, case: Case, options: dict[str, Any]) -> V
             ctx.notes.append(f"not run at the {role} size: {backend.name} specialises sizes below {smallest}")
             continue
         try:
+            start = time.perf_counter()
             at_args, at_kwargs = (args, kwargs) if role == "example" else materialize_inputs(at)
             run = _eager_call(model, at_args, at_kwargs)
+            _timed(timings, "eager", start)
         except Exception as exc:  # the draw checked every size; say so, rather than report the frontend
             return _discarded(backend, case, options, f"eager fails at the {role} size {sizes}: {exc!r}"[:300])
         ctx.args, ctx.kwargs = _clone(at_args), _clone(at_kwargs)
@@ -463,7 +481,7 @@ def _execute_dynamic(backend: Backend, case: Case, options: dict[str, Any]) -> V
         graphs = now
         if verdict.outcome != "pass":
             return _unless_static(backend, case, options, verdict, role, sizes)
-        verdict = Verdict(backend=backend.name, outcome="pass", notes=ctx.notes, sizes=verdict.sizes)
+        verdict = Verdict(backend=backend.name, outcome="pass", notes=ctx.notes, sizes=verdict.sizes, timings=timings)
     return verdict
 
 

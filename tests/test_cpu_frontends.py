@@ -140,9 +140,13 @@ BFLOAT16_IN = Case(inputs=(Input("x0", "bfloat16", (2, 2)),),
 TREE = Case(inputs=(Input("x0", "float32", (2,)),),
             values=(Value("add", ("x0", "x0"), dtype="float32", shape=(2,)), Value("mul", ("x0", "x0"), dtype="float32", shape=(2,))),
             output=Container("tuple", (Container("dict", (Ref(0),), ("a",)), Container("list", (Ref(1),)))), seed=8)
+#: No input at all: a model of constants and weights, called with nothing to feed.
+NO_INPUT = Case(inputs=(), values=(Value("full", (), (("dtype", "float32"), ("shape", (2,)), ("value", 0.5)),
+                                          dtype="float32", shape=(2,)),), output=Ref(0))
 #: The cases each plain recipe is for (the others it declines, and the reproducer pastes the adapter's helpers).
-PLAIN = {"onnx": (BARE, EDGES, LARGE, TREE), "openvino": (BARE, EDGES, LARGE, TREE, BFLOAT16_IN),
-         "tvm-ep": (BARE, EDGES, LARGE, TREE, BFLOAT16_IN, BFLOAT16), "tvm-fx": (BARE, EDGES, LARGE, BFLOAT16_IN)}
+PLAIN = {"onnx": (BARE, EDGES, LARGE, TREE, NO_INPUT), "openvino": (BARE, EDGES, LARGE, TREE, BFLOAT16_IN, NO_INPUT),
+         "tvm-ep": (BARE, EDGES, LARGE, TREE, BFLOAT16_IN, BFLOAT16, NO_INPUT),
+         "tvm-fx": (BARE, EDGES, LARGE, BFLOAT16_IN, NO_INPUT)}
 
 
 @pytest.mark.parametrize("name", sorted(PLAIN))
@@ -150,9 +154,9 @@ def test_plain_reproducer_gives_what_eager_gives(name):
     """The frontend called as its docs show (``plain_recipe``, what a reproducer of tensors
     in and out pastes instead of the adapter's helpers) gives eager's result on the cases
     it is for: one tensor, a flat tuple, nested containers, the edge value domains,
-    bfloat16; and it declines the others (a None leaf, bfloat16 where numpy carries it)."""
+    bfloat16, no input at all; and it declines the others (a None leaf, bfloat16 where numpy carries it)."""
     backend = installed(name)
-    for case in (NESTED, TREE, BARE, BFLOAT16, EDGES, LARGE, BFLOAT16_IN):
+    for case in (NESTED, TREE, BARE, BFLOAT16, EDGES, LARGE, BFLOAT16_IN, NO_INPUT):
         model, args, kwargs = materialize(case)
         recipe = backend.plain_recipe({}, tuple(pytree.tree_leaves((args, kwargs))), eager(case), "values")
         assert (recipe is not None) == (case in PLAIN[name]), f"{name} on {case}"
@@ -164,3 +168,7 @@ def test_plain_reproducer_gives_what_eager_gives(name):
         with torch.no_grad():
             exec(compile("\n".join(["import torch", recipe.imports, *call]), f"<{name} plain recipe>", "exec"), namespace)
         assert compare(eager(case), namespace["actual"], contract=backend.contract) == [], f"{name} on {case}"
+        crash = backend.plain_recipe({}, tuple(pytree.tree_leaves((args, kwargs))), eager(case), "")
+        with torch.no_grad():  # a crash's recipe (no difference: "") runs to its end where nothing fails
+            exec(compile("\n".join(["import torch", crash.imports, *crash.until("run")]), f"<{name} crash recipe>", "exec"),
+                 {"model": model, "args": args, "kwargs": kwargs})

@@ -18,6 +18,7 @@ import enum
 import importlib.util
 import inspect
 import re
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -65,12 +66,32 @@ class CompileContext:
     #: The same, per tensor of ``(args, kwargs)`` in pytree order: {dim: (min, max)}, for
     #: frontends that take ranges per tensor (``torch._dynamo.mark_dynamic``, TensorRT).
     dynamic_dims: list[dict[int, tuple[int, int]]] | None = None
+    #: Seconds spent in each stage, a nested stage's time not counted in the enclosing
+    #: one's (``compile`` alone is then the adapter's own work around its stages).
+    timings: dict[str, float] = field(default_factory=dict)
     _exported: Any = None
+    _depth: int = 0  # stages open now: between stages, no clock runs
+    _clock: float = 0.0  # when the running stage's time was last counted
+
+    def _count(self) -> None:
+        now = time.perf_counter()
+        if self._depth:
+            self.timings[self.current_stage] = self.timings.get(self.current_stage, 0.0) + now - self._clock
+        self._clock = now
 
     @contextlib.contextmanager
     def stage(self, name: str) -> Iterator[None]:
+        self._count()
         previous, self.current_stage = self.current_stage, name
-        yield
+        self._depth += 1
+        try:
+            yield
+        except BaseException:  # the failing stage stays current: the harness reads it
+            self._count()
+            self._depth -= 1
+            raise
+        self._count()
+        self._depth -= 1
         self.current_stage = previous
 
     def exported(self) -> torch.export.ExportedProgram:

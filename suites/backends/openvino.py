@@ -114,24 +114,30 @@ class OpenVino(Backend):
         # The slice of the user's outputs below would hide an output too many or too few.
         if kind == "arity" or not plain_leaves(inputs, bfloat16=True) or not plain_leaves(output, numbers=True):
             return None
-        feed = "t.numpy()"
-        run = ["names = {n for port in compiled.inputs for n in port.get_names()}"]
-        if any(t.dtype == torch.bfloat16 for t in inputs):  # numpy has none: an openvino.Tensor of its 16-bit words
-            feed = "bfloat16(t) if t.dtype == torch.bfloat16 else t.numpy()"
-            run.append("bfloat16 = lambda t: openvino.Tensor(t.view(torch.int16).numpy(), list(t.shape), openvino.Type.bf16)")
+        run, imports = [], "import openvino\nfrom torch.utils import _pytree as pytree"
+        if inputs:  # fed by the export's input names: convert_model may drop an input the graph does not use
+            feed = "t.numpy()"
+            run.append("names = {n for port in compiled.inputs for n in port.get_names()}")
+            if any(t.dtype == torch.bfloat16 for t in inputs):  # numpy has none: an openvino.Tensor of its 16-bit words
+                feed = "bfloat16(t) if t.dtype == torch.bfloat16 else t.numpy()"
+                run.append("bfloat16 = lambda t: openvino.Tensor(t.view(torch.int16).numpy(), list(t.shape), "
+                           "openvino.Type.bf16)")
+            run.append(f"feeds = {{n: {feed} for n, t in zip(exported.graph_signature.user_inputs, "
+                       "pytree.tree_leaves((args, kwargs))) if n in names}")
+        call = "compiled(feeds)" if inputs else "compiled({})"
+        if not kind:  # a crash or a hang: the call is the reproducer's end
+            run.append(call)
+            imports = imports if inputs else "import openvino"
+        else:
+            run += [f"raw = [torch.from_numpy(v.copy()) for v in {call}.to_tuple()]",
+                    "out_spec = exported.call_spec.out_spec  # the user's outputs come after the mutated buffers and inputs",
+                    "actual = pytree.tree_unflatten(raw[len(raw) - out_spec.num_leaves:], out_spec)"]
         return Recipe((
             ("export", "exported = torch.export.export(model, args, kwargs)"),
             ("convert", "converted = openvino.convert_model(exported)"),
             ("compile-model", f"compiled = openvino.compile_model(converted, 'CPU', {CONFIG!r})"),
-            # fed by the export's input names: convert_model may drop an input the graph does not use
-            ("run", "\n".join([
-                *run,
-                f"feeds = {{n: {feed} for n, t in zip(exported.graph_signature.user_inputs, "
-                "pytree.tree_leaves((args, kwargs))) if n in names}",
-                "raw = [torch.from_numpy(v.copy()) for v in compiled(feeds).to_tuple()]",
-                "out_spec = exported.call_spec.out_spec  # the user's outputs come after the mutated buffers and inputs",
-                "actual = pytree.tree_unflatten(raw[len(raw) - out_spec.num_leaves:], out_spec)"])),
-        ), "import openvino\nfrom torch.utils import _pytree as pytree")
+            ("run", "\n".join(run)),
+        ), imports)
 
     def compile(self, ctx: CompileContext) -> Any:
         import openvino
