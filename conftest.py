@@ -138,9 +138,9 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 def _between_cases(run: Any) -> Any:
-    def run_case(case: Any, options: dict[str, Any]) -> Any:
+    def run_case(case: Any, options: dict[str, Any], **limits: Any) -> Any:
         _stop_if_interrupted()
-        return run(case, options)
+        return run(case, options, **limits)
     return run_case
 
 
@@ -251,9 +251,10 @@ def run_case_for(request: pytest.FixtureRequest):
         from suites.runner import execute, load_backend
 
         run_config = request.getfixturevalue("run_config")
-        return lambda spec: _between_cases(lambda case, options: execute(load_backend(spec, run_config), case, options))
+        return lambda spec: _between_cases(  # in this process: no time limit to keep (a hang hangs the run)
+            lambda case, options, timeout=None: execute(load_backend(spec, run_config), case, options))
     w = request.getfixturevalue("worker")
-    return lambda spec: _between_cases(lambda case, options: w.run(spec, case, options))
+    return lambda spec: _between_cases(lambda case, options, timeout=None: w.run(spec, case, options, timeout=timeout))
 
 
 @pytest.fixture

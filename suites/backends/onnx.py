@@ -20,10 +20,16 @@ adapter does what a user of the exported model has to do by hand:
 ``ctx.exported()`` is shared with the other export-based backends;
 ``torch.onnx.export`` accepts an ExportedProgram as it is (it runs its own
 decompositions on it).
+
+``torch.onnx.export`` builds its table of ATen-to-ONNX functions from torchlib on every
+call (about 0.35 s, most of a small model's export), the same table each time: the export
+only reads it (only a ``custom_translation_table``, which the adapter never passes, adds
+to it). The adapter builds it once per process (``_registry_built_once``).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -106,6 +112,17 @@ def _with_root_cause_first(exc: Exception) -> Exception:
         return exc
 
 
+def _registry_built_once() -> None:
+    """Make ``ONNXRegistry.from_torchlib`` build its table once per opset and process."""
+    from torch.onnx._internal.exporter import _registration
+
+    registry = _registration.ONNXRegistry
+    if not hasattr(registry, "_built_once"):
+        build = functools.cache(registry.from_torchlib.__func__)
+        registry.from_torchlib = classmethod(lambda cls, *args, **kwargs: build(cls, *args, **kwargs))
+        registry._built_once = build
+
+
 class OnnxRuntime(Backend):
     name = "onnx"
     contract = Contract.FLAT
@@ -149,6 +166,7 @@ class OnnxRuntime(Backend):
     def compile(self, ctx: CompileContext) -> Any:
         import onnxruntime
 
+        _registry_built_once()
         exported = ctx.exported()
         with ctx.stage("onnx-export"):
             try:
