@@ -3,10 +3,13 @@ skipping, the per-process worker, and collecting what every run found."""
 
 from __future__ import annotations
 
+import faulthandler
 import json
 import os
 import signal
+import sys
 import threading
+import time
 from typing import Any
 
 import pytest
@@ -123,9 +126,37 @@ def pytest_configure(config: pytest.Config) -> None:
 _INTERRUPTED = threading.Event()
 
 
+#: After a Ctrl-C the run is interrupted again every few seconds until it ends (a
+#: library that caught the first, or a call that swallowed it, would let the search run
+#: on), and ended hard, every thread's stack printed, if it still runs at the last. A
+#: hard end keeps the corpus whole (an entry lands by a rename) and the journals
+#: rebuild the reports (python -m reports.summary DIR).
+INTERRUPT_AGAIN_SECONDS = 10.0
+INTERRUPT_GIVE_UP_SECONDS = 45.0
+#: Set when the session's end has begun: its report writing is left to finish.
+_FINISHING = threading.Event()
+
+
 def _interrupt(signum: int, frame: Any) -> None:
-    _INTERRUPTED.set()
+    if not _INTERRUPTED.is_set():
+        _INTERRUPTED.set()
+        threading.Thread(target=_insist, args=(signum,), daemon=True, name="roundtrip-interrupt").start()
     raise KeyboardInterrupt(f"{signal.Signals(signum).name}")
+
+
+def _insist(signum: int) -> None:
+    main = threading.main_thread().ident
+    waited = 0.0
+    while waited + INTERRUPT_AGAIN_SECONDS < INTERRUPT_GIVE_UP_SECONDS:
+        time.sleep(INTERRUPT_AGAIN_SECONDS)
+        waited += INTERRUPT_AGAIN_SECONDS
+        if not _FINISHING.is_set():  # to the main thread: a blocking call there returns (EINTR)
+            signal.pthread_kill(main, signum)
+    time.sleep(INTERRUPT_GIVE_UP_SECONDS - waited)
+    sys.__stderr__.write(f"roundtrip: still running {INTERRUPT_GIVE_UP_SECONDS:.0f} s after "
+                     f"{signal.Signals(signum).name}: ending the process; its threads' stacks:\n")
+    faulthandler.dump_traceback(sys.__stderr__, all_threads=True)
+    os._exit(128 + signum)
 
 
 def _stop_if_interrupted() -> None:
@@ -265,6 +296,7 @@ def recorder(request: pytest.FixtureRequest):
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """The controller (or the only process) builds the reports from every process's
     journal: at the normal end, after Ctrl-C or SIGTERM alike."""
+    _FINISHING.set()
     latest = session.config.stash[CONFIG].reports
     if hasattr(session.config, "workerinput") or not any(latest.glob("journal-*.jsonl")):
         return

@@ -92,7 +92,9 @@ def test_ctrl_c_at_any_moment_leaves_the_corpus_consistent(tmp_path):
     # Three blind moments, then one right after the first entry lands (mid-way through
     # the next search, or the next write).
     for delay in (2.0, 5.0, 9.0, None):
-        process = start_run(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        log = tmp_path / f"run-{delay}.log"
+        with log.open("w") as out:
+            process = start_run(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
         if delay is None:
             before = len(load_entries(tmp_path))
             deadline = time.monotonic() + 300
@@ -105,11 +107,47 @@ def test_ctrl_c_at_any_moment_leaves_the_corpus_consistent(tmp_path):
             process.wait(timeout=60)
         except subprocess.TimeoutExpired:
             process.kill()
-            pytest.fail(f"the run did not stop within 60 s of Ctrl-C (sent after {delay} s)")
+            pytest.fail(f"the run did not stop within 60 s of Ctrl-C (sent after {delay} s); "
+                        f"its output ends:\n{log.read_text()[-4000:]}")
         entries = load_entries(tmp_path)
         assert all(not isinstance(e, Exception) for e in entries), entries
         assert not [p for p in tmp_path.iterdir() if p.name.endswith((".new", ".tmp"))]
     assert entries, "no run got as far as saving a finding"
+
+
+# A process that swallows KeyboardInterrupt (as some library did, now and then) with the
+# conftest's handler, its repeats shortened: "once" then blocks in a call, "always" never stops.
+_SWALLOWER = """
+import signal, sys, time
+import conftest
+conftest.INTERRUPT_AGAIN_SECONDS, conftest.INTERRUPT_GIVE_UP_SECONDS = 1.0, 3.0
+signal.signal(signal.SIGINT, conftest._interrupt)
+swallowed = 0
+while True:
+    try:
+        print("ready", flush=True)
+        time.sleep(1000)
+    except KeyboardInterrupt:
+        swallowed += 1
+        if sys.argv[1] == "once" and swallowed > 1:
+            raise
+"""
+
+
+@pytest.mark.parametrize("swallows", ["once", "always"])
+def test_an_interrupt_something_swallowed_still_ends_the_run(swallows):
+    process = start_run([sys.executable, "-c", _SWALLOWER, swallows], cwd=ROOT, stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, text=True)
+    assert process.stdout.readline() == "ready\n"
+    started = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    took = time.monotonic() - started
+    if swallows == "once":  # the repeat lands in the blocking call: an ordinary KeyboardInterrupt
+        assert process.returncode == -signal.SIGINT and "KeyboardInterrupt" in err and 0.9 < took < 2.9, (took, err)
+    else:  # ended hard at the last, with the stack of what would not stop
+        assert process.returncode == 128 + signal.SIGINT, err
+        assert "still running 3 s after SIGINT" in err and '"<string>", line 10 in <module>' in err  # the sleep and 2.9 < took < 5, (took, err)
 
 
 def test_three_ci_runs_give_identical_findings(tmp_path):
