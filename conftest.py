@@ -9,7 +9,6 @@ import os
 import signal
 import sys
 import threading
-import time
 from typing import Any
 
 import pytest
@@ -126,14 +125,15 @@ def pytest_configure(config: pytest.Config) -> None:
 _INTERRUPTED = threading.Event()
 
 
-#: After a Ctrl-C the run is interrupted again every few seconds until it ends (a
+#: After a Ctrl-C the run is interrupted again every few seconds until pytest has it (a
 #: library that caught the first, or a call that swallowed it, would let the search run
-#: on), and ended hard, every thread's stack printed, if it still runs at the last. A
-#: hard end keeps the corpus whole (an entry lands by a rename) and the journals
-#: rebuild the reports (python -m reports.summary DIR).
+#: on), and ended hard, every thread's stack printed, if pytest never gets it. A hard end
+#: keeps the corpus whole (an entry lands by a rename), and the journals rebuild the
+#: reports (python -m reports.summary DIR). Once pytest has the interrupt, its orderly
+#: end (the workers stopped, the reports written) is left alone.
 INTERRUPT_AGAIN_SECONDS = 10.0
 INTERRUPT_GIVE_UP_SECONDS = 45.0
-#: Set when the session's end has begun: its report writing is left to finish.
+#: Set when pytest has the interrupt, or the session's end has begun.
 _FINISHING = threading.Event()
 
 
@@ -148,15 +148,20 @@ def _insist(signum: int) -> None:
     main = threading.main_thread().ident
     waited = 0.0
     while waited + INTERRUPT_AGAIN_SECONDS < INTERRUPT_GIVE_UP_SECONDS:
-        time.sleep(INTERRUPT_AGAIN_SECONDS)
+        if _FINISHING.wait(INTERRUPT_AGAIN_SECONDS):
+            return
         waited += INTERRUPT_AGAIN_SECONDS
-        if not _FINISHING.is_set():  # to the main thread: a blocking call there returns (EINTR)
-            signal.pthread_kill(main, signum)
-    time.sleep(INTERRUPT_GIVE_UP_SECONDS - waited)
+        signal.pthread_kill(main, signum)  # to the main thread: a blocking call there returns (EINTR)
+    if _FINISHING.wait(INTERRUPT_GIVE_UP_SECONDS - waited):
+        return
     sys.__stderr__.write(f"roundtrip: still running {INTERRUPT_GIVE_UP_SECONDS:.0f} s after "
-                     f"{signal.Signals(signum).name}: ending the process; its threads' stacks:\n")
+                         f"{signal.Signals(signum).name}: ending the process; its threads' stacks:\n")
     faulthandler.dump_traceback(sys.__stderr__, all_threads=True)
     os._exit(128 + signum)
+
+
+def pytest_keyboard_interrupt(excinfo: Any) -> None:
+    _FINISHING.set()
 
 
 def _stop_if_interrupted() -> None:

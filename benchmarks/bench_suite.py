@@ -61,10 +61,9 @@ from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 
 from benchmarks.docs_section import Measurement, capture  # noqa: E402
 from reports.corpus import known_rows  # noqa: E402
-from strategies import Case, Input, Ref, Value, materialize  # noqa: E402
+from strategies import Case, Input, Ref, Value  # noqa: E402
 from strategies import cases as gen_cases  # noqa: E402
 from strategies.draws import draw_as_the_suite_does  # noqa: E402
-from suites.backends.base import CompileContext  # noqa: E402
 from suites.conformance import ConformanceFailure, Recorder, StopSearch, conformance_property  # noqa: E402
 from suites.known import KNOWN, Known, match  # noqa: E402
 from suites.runner import CPU_BACKENDS, execute, load_backend  # noqa: E402
@@ -116,16 +115,16 @@ class _TimedRecorder(Recorder):
 def throughput(backends: list[str], n: int) -> None:
     """Per backend: ``n`` cases through the real property, timed end to end and part by
     part (``Verdict.timings`` in the worker; the round trip, the table lookup and the
-    recorder here; the draw and Hypothesis's engine what is left), then the frontend's own
-    work on the same cases replayed in this process."""
+    recorder here; the draw and Hypothesis's engine what is left). Nothing runs in this
+    process but the search: a case that kills a frontend kills only the worker."""
     print(f"\n### Throughput, overhead and worker memory ({n} cases per backend, one core)\n")
-    header = ("| backend | cases/min | suite s/case | frontend s/case | overhead | worker RSS MiB: "
-              "after 1st case / middle / end |\n|---|---:|---:|---:|---:|---|")
+    header = ("| backend | cases/min | suite s/case | frontend s/case | eager s/case | overhead: suite / "
+              "(frontend + eager) | worker RSS MiB: after 1st case / middle / end |\n|---|---:|---:|---:|---:|---:|---|")
     rows, parts = [], []
     for spec in backends:
         backend = load_backend(spec)
         if backend.unavailable_reason():
-            rows.append(f"| {spec} | skipped: {backend.unavailable_reason()} | | | | |")
+            rows.append(f"| {spec} | skipped: {backend.unavailable_reason()} | | | | | |")
             continue
         worker = started_worker(spec)
         ran: list[tuple[Case, dict[str, Any]]] = []
@@ -162,9 +161,12 @@ def throughput(backends: list[str], n: int) -> None:
             suite_s = time.perf_counter() - start
         rss.append(worker.rss_bytes())
         worker.close()
-        frontend_s = sum(_frontend_seconds(backend, case, options) for case, options in ran)
+        # The frontend's own work as the worker timed it (its stages: export, import,
+        # build, run), and eager's: the work that is not the harness's.
+        frontend_s, eager_s = spent["frontend"], spent["eager"]
         rows.append(f"| {spec} | {len(ran) * 60 / suite_s:.0f} | {suite_s / len(ran):.3f} | {frontend_s / len(ran):.3f} "
-                    f"| {suite_s / frontend_s:.2f} | {' / '.join(_mib(r) for r in rss)} |")
+                    f"| {eager_s / len(ran):.3f} | {suite_s / (frontend_s + eager_s):.2f} "
+                    f"| {' / '.join(_mib(r) for r in rss)} |")
         spent["record"] = recorder.record_s
         parts.append((spec, len(ran), suite_s, spent))
         print(rows[-1], flush=True)
@@ -175,7 +177,8 @@ def throughput(backends: list[str], n: int) -> None:
 def _parts_table(parts: list[tuple[str, int, float, Counter]]) -> None:
     """Where a case's time goes, in ms per case (means): the worker's parts, the round trip
     to it less the worker's own time, the lookup and the recorder here, and the draw with
-    Hypothesis's engine (what is left of the wall time)."""
+    Hypothesis's engine (what is left of the wall time). The harness's share is what is
+    neither the frontend's nor eager's."""
     print("\n#### Where a case's time goes (ms per case, mean)\n")
     print("| backend | draw + engine | to and from the worker | materialize | eager | frontend | judge | "
           "match | record | other in the worker | suite | harness share | frontend's stages |")
@@ -190,7 +193,7 @@ def _parts_table(parts: list[tuple[str, int, float, Counter]]) -> None:
         suite = 1000 * suite_s / cases
         print(f"| {spec} | {draw:.1f} | {transfer:.1f} | {ms.get('materialize', 0):.1f} | {ms.get('eager', 0):.1f} "
               f"| {ms.get('frontend', 0):.1f} | {ms.get('judge', 0):.1f} | {ms['match']:.1f} | {ms['record']:.1f} "
-              f"| {other:.1f} | {suite:.1f} | {1 - ms.get('frontend', 0) / suite:.0%} | {stages} |", flush=True)
+              f"| {other:.1f} | {suite:.1f} | {1 - (ms.get('frontend', 0) + ms.get('eager', 0)) / suite:.0%} | {stages} |", flush=True)
 
 
 def dynamic_cost(backends: list[str], n: int) -> None:
@@ -230,19 +233,6 @@ def dynamic_cost(backends: list[str], n: int) -> None:
         print(f"| {spec} | {statistics.median(static_s):.3f} | {statistics.median(dynamic_s):.3f} | "
               f"{statistics.median(dynamic_s) / statistics.median(static_s):.2f} | {sum(dynamic_s) / sum(static_s):.2f} "
               f"| {sizes:.1f} |", flush=True)
-
-
-def _frontend_seconds(backend: Any, case: Case, options: dict[str, Any]) -> float:
-    """The frontend's own work on one case: export + import + build + run, nothing else."""
-    model, args, kwargs = materialize(case)
-    ctx = CompileContext(model, args, kwargs, dict(options))
-    start = time.perf_counter()
-    try:
-        with torch.no_grad():
-            backend.run(backend.compile(ctx), ctx)
-    except Exception:  # noqa: BLE001 - a crash costs what it cost
-        pass
-    return time.perf_counter() - start
 
 
 class _Clock:
