@@ -11,6 +11,7 @@ bound on its rounding error comes from its dtype, depth and width).
 
 from __future__ import annotations
 
+import ast
 import copy
 import importlib
 import inspect
@@ -105,6 +106,14 @@ def load_backend(spec: str, config: Config | None = None) -> Backend:
     return _loaded[spec]
 
 
+def _sets_sorted(message: str) -> str:
+    """Collections a frontend prints from a set (TVM's unsupported ops, onnxscript's type
+    unions) come in hash order, which differs from one process to the next: sorted, so
+    that one bug keeps one signature from run to run."""
+    message = re.sub(r"\['[^']*'(?:, '[^']*')+\]", lambda m: str(sorted(ast.literal_eval(m.group(0)))), message)
+    return re.sub(r"\b[A-Z]\w*(?: \| [A-Z]\w*)+\b", lambda m: " | ".join(sorted(m.group(0).split(" | "))), message)
+
+
 @dataclass
 class Verdict:
     """What happened to one case on one backend."""
@@ -164,7 +173,7 @@ class Verdict:
         first = re.sub(r"0x[0-9a-f]+", "ADDR", first)
         first = re.sub(r"\b(v|x|s)\d+\b", "NAME", first)
         first = re.sub(r"\d+", "N", first)
-        return f"{self.error_type}: {first[:240]}"
+        return f"{self.error_type}: {_sets_sorted(first)[:240]}"
 
     def signature(self) -> str:
         """``backend/stage/outcome/what @op``: one string per distinct bug (the key of

@@ -34,3 +34,18 @@ def test_a_verdict_writes_its_parts():
         {"path": "[0]", "kind": "dtype", "expected": "torch.int64", "actual": "torch.int32", "detail": ""}], leaf_op="sum")
     assert mismatch.as_signature() == Signature("onnx", "judge", "mismatch", "dtype: torch.int64 -> torch.int32", "sum")
     assert mismatch.as_signature().error_type == ""
+
+
+def test_a_set_a_frontend_prints_gives_one_signature_whatever_its_order():
+    # TVM's unsupported ops and onnxscript's type unions are printed from sets: their
+    # order follows the process's string hashing, which differs from run to run.
+    def signature(message: str) -> str:
+        return Verdict("tvm-fx", "unsupported", "import", "AssertionError", message).signature()
+
+    assert (signature("Unsupported function types ['Output2', 'full_like', 'minimum']")
+            == signature("Unsupported function types ['minimum', 'Output1', 'full_like']")
+            == "tvm-fx/import/unsupported/AssertionError: Unsupported function types ['OutputN', 'full_like', 'minimum']")
+    assert (signature("aten_amin(self: T) where T=FLOAT | DOUBLE | INT8, T_dim=INT64 | INT32")
+            == signature("aten_amin(self: T) where T=INT8 | FLOAT | DOUBLE, T_dim=INT32 | INT64")
+            == "tvm-fx/import/unsupported/AssertionError: aten_amin(self: T) where T=DOUBLE | FLOAT | INTN, T_dim=INTN | INTN")
+    assert signature("Unsupported function types ['sort']").endswith("['sort']")
