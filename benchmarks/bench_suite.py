@@ -6,11 +6,11 @@
 Sections (all by default):
 
 - ``throughput``: per backend, ``--n`` drawn cases through the real property (Hypothesis,
-  the worker process, the known table), timed end to end: cases per minute. The same
-  cases are then replayed in this process through the adapter's own ``compile`` and
-  ``run`` only (export + import + build + run): the harness overhead is the ratio of the
-  two totals. The worker's resident memory is sampled as the cases go by (flat means
-  compiled modules are freed).
+  the worker process, the known table), timed end to end: cases per minute. The worker
+  times each part of a case (``Verdict.timings``): the overhead is the suite's time over
+  the frontend's own stages plus eager's, and a second table says where the rest goes.
+  The worker's resident memory is sampled as the cases go by (flat means compiled
+  modules are freed), and its restarts (a crash or hang kills it) are counted.
 - ``dynamic``: per backend, ``--n`` drawn dynamic cases, each run as declared (compiled
   once, called at every size) and statically: the ratio of the two (aim: at most 1.5).
 - ``shrink``: a real frontend bug, hidden from the known table, is searched for and
@@ -119,12 +119,13 @@ def throughput(backends: list[str], n: int) -> None:
     process but the search: a case that kills a frontend kills only the worker."""
     print(f"\n### Throughput, overhead and worker memory ({n} cases per backend, one core)\n")
     header = ("| backend | cases/min | suite s/case | frontend s/case | eager s/case | overhead: suite / "
-              "(frontend + eager) | worker RSS MiB: after 1st case / middle / end |\n|---|---:|---:|---:|---:|---:|---|")
+              "(frontend + eager) | worker RSS MiB: after 1st case / middle / end | worker restarts |\n"
+              "|---|---:|---:|---:|---:|---:|---|---:|")
     rows, parts = [], []
     for spec in backends:
         backend = load_backend(spec)
         if backend.unavailable_reason():
-            rows.append(f"| {spec} | skipped: {backend.unavailable_reason()} | | | | | |")
+            rows.append(f"| {spec} | skipped: {backend.unavailable_reason()} | | | | | | |")
             continue
         worker = started_worker(spec)
         ran: list[tuple[Case, dict[str, Any]]] = []
@@ -166,7 +167,7 @@ def throughput(backends: list[str], n: int) -> None:
         frontend_s, eager_s = spent["frontend"], spent["eager"]
         rows.append(f"| {spec} | {len(ran) * 60 / suite_s:.0f} | {suite_s / len(ran):.3f} | {frontend_s / len(ran):.3f} "
                     f"| {eager_s / len(ran):.3f} | {suite_s / (frontend_s + eager_s):.2f} "
-                    f"| {' / '.join(_mib(r) for r in rss)} |")
+                    f"| {' / '.join(_mib(r) for r in rss)} | {worker.restarts} |")
         spent["record"] = recorder.record_s
         parts.append((spec, len(ran), suite_s, spent))
         print(rows[-1], flush=True)
@@ -176,7 +177,8 @@ def throughput(backends: list[str], n: int) -> None:
 
 def _parts_table(parts: list[tuple[str, int, float, Counter]]) -> None:
     """Where a case's time goes, in ms per case (means): the worker's parts, the round trip
-    to it less the worker's own time, the lookup and the recorder here, and the draw with
+    to it less the worker's own time (a fresh worker's start after a death included, and a
+    case run again after a memory fault), the lookup and the recorder here, and the draw with
     Hypothesis's engine (what is left of the wall time). The harness's share is what is
     neither the frontend's nor eager's."""
     print("\n#### Where a case's time goes (ms per case, mean)\n")
@@ -470,6 +472,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--write-docs", action="store_true",
                         help="also write each part's results, stamped, into its section of docs/benchmarks.md")
     options = parser.parse_args(argv)
+    # Inductor's compile cache outlives a run: figures from an earlier run's cases would
+    # be warm ones. Each run starts from an empty cache (workers inherit it).
+    os.environ["TORCHINDUCTOR_CACHE_DIR"] = tempfile.mkdtemp(prefix="bench-inductor-")
     backends = options.backend or [b for b in CPU_BACKENDS if not load_backend(b).unavailable_reason()]
     frontends = ", ".join(dict.fromkeys(load_backend(b).version() for b in backends))
     print(f"machine: {platform.machine()}, {os.cpu_count()} CPUs; Python {platform.python_version()}, "

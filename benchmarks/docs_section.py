@@ -87,7 +87,11 @@ def machine_line() -> str:
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     niceness = os.nice(0) if hasattr(os, "nice") else 0
     load = f", load average {os.getloadavg()[0]:.1f} at the start" if hasattr(os, "getloadavg") else ""
-    return (f"{platform.machine()}, {os.cpu_count()} cores ({usable} usable, niceness {niceness}{load}); "
+    # Inductor's and OpenVINO's kernels follow the instruction set: a figure is this CPU's.
+    from reports.corpus import cpu_features
+
+    features = " ".join(cpu_features()) or "kernel features unread"
+    return (f"{platform.machine()} ({features}), {os.cpu_count()} cores ({usable} usable, niceness {niceness}{load}); "
             f"Python {platform.python_version()}, torch {_version('torch')}, apache-tvm {_version('apache-tvm')}, "
             f"Hypothesis {_version('hypothesis')}")
 

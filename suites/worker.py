@@ -65,14 +65,22 @@ def _serve(conn: Connection, log_path: str | None, config: Config | None) -> Non
             conn.send(("harness-error", f"{exc!r}\n{traceback.format_exc()}"))
 
 
+#: What the fork server imports before it forks a worker. Only imports that start no
+#: thread (checked: torch, torch._dynamo, TVM's Relax frontend; ONNX Runtime and
+#: OpenVINO start threads when imported, so each worker imports them itself): a fork
+#: copies one thread. torch.testing.assert_close imports torch.distributed.tensor on
+#: first use (1.5 s); every frontend but tvm-fx goes through dynamo (1.2 s); TVM's
+#: frontend is 1.8 s more. A name not installed is skipped by the server.
+FORK_SERVER_PRELOAD = ["torch", "torch.distributed.tensor", "torch._dynamo", "torch.export",
+                       "tvm.relax.frontend.torch", "strategies", "suites.runner"]
+
+
 def _context() -> multiprocessing.context.BaseContext:
-    """Workers fork from a server that has imported torch once: a fresh worker after a
-    crash starts in a fraction of a second instead of importing torch again (a crash
-    being shrunk restarts it once per attempt). The server only imports: no torch
-    threads exist yet when it forks."""
+    """Workers fork from a server that has imported torch and the thread-free frontends
+    once: a fresh worker after a crash starts its next case in a fraction of a second
+    instead of importing them again (a crash being shrunk restarts it once per attempt)."""
     context = multiprocessing.get_context("forkserver")
-    # torch.testing.assert_close imports torch.distributed.tensor on first use (1.5 s).
-    context.set_forkserver_preload(["torch", "torch.distributed.tensor", "strategies", "suites.runner"])
+    context.set_forkserver_preload(FORK_SERVER_PRELOAD)
     return context
 
 
