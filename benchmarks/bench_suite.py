@@ -1,6 +1,6 @@
 """What the suite costs and what it finds per minute, measured on this machine.
 
-    python benchmarks/bench_suite.py [--only throughput,dynamic,shrink,detection,precision,parallel,repeat,campaign]
+    python benchmarks/bench_suite.py [--only throughput,restart,dynamic,shrink,detection,precision,parallel,repeat,campaign]
                                      [--n 300] [--backend NAME ...] [--seeds 3] [--minutes 15] [--write-docs]
 
 Sections (all by default):
@@ -11,6 +11,8 @@ Sections (all by default):
   the frontend's own stages plus eager's, and a second table says where the rest goes.
   The worker's resident memory is sampled as the cases go by (flat means compiled
   modules are freed), and its restarts (a crash or hang kills it) are counted.
+- ``restart``: per backend, a warm worker killed three times: seconds from the death to
+  the next verdict (what each crash or hang costs the search and each shrink attempt).
 - ``dynamic``: per backend, ``--n`` drawn dynamic cases, each run as declared (compiled
   once, called at every size) and statically: the ratio of the two (aim: at most 1.5).
 - ``shrink``: a real frontend bug, hidden from the known table, is searched for and
@@ -43,6 +45,7 @@ import argparse
 import json
 import os
 import platform
+import signal
 import statistics
 import subprocess
 import sys
@@ -73,7 +76,7 @@ draw_as_the_suite_does()  # the draws the suite makes (conftest.py does the same
 #: What a verdict is matched against, as the suite does: the table and the open corpus entries.
 ROWS = known_rows()
 
-SECTIONS = ("throughput", "dynamic", "shrink", "detection", "precision", "parallel", "repeat", "campaign")
+SECTIONS = ("throughput", "restart", "dynamic", "shrink", "detection", "precision", "parallel", "repeat", "campaign")
 TRIVIAL = Case((Input("x0", "float32", ()),), (Value("input", ("x0",)),), Ref(0))
 #: Real bugs to time the search for: (backend, the known row hidden from the table).
 SHRINK_TARGETS = (("tvm-ep", "tvm-int-reduction-not-promoted"), ("tvm-fx", "tvm-fx-dict-output"),
@@ -196,6 +199,25 @@ def _parts_table(parts: list[tuple[str, int, float, Counter]]) -> None:
         print(f"| {spec} | {draw:.1f} | {transfer:.1f} | {ms.get('materialize', 0):.1f} | {ms.get('eager', 0):.1f} "
               f"| {ms.get('frontend', 0):.1f} | {ms.get('judge', 0):.1f} | {ms['match']:.1f} | {ms['record']:.1f} "
               f"| {other:.1f} | {suite:.1f} | {1 - (ms.get('frontend', 0) + ms.get('eager', 0)) / suite:.0%} | {stages} |", flush=True)
+
+
+def restart(backends: list[str], kills: int = 3) -> None:
+    """Per backend: a warm worker killed ``kills`` times; each time, the seconds from the
+    call that meets the dead worker to the verdict of one trivial case in the fresh one.
+    What every crash or hang costs on top of the case itself (a shrink pays it per attempt)."""
+    print(f"\n### A worker's death: seconds to the next verdict ({kills} kills per backend)\n")
+    print("| backend | median s | each kill s |\n|---|---:|---|")
+    for spec in backends:
+        worker = started_worker(spec)
+        seconds = []
+        for _ in range(kills):
+            os.kill(worker.pid, signal.SIGKILL)
+            start = time.perf_counter()
+            assert worker.run(spec, TRIVIAL, {}).outcome == "crash"  # the call that meets the death
+            assert worker.run(spec, TRIVIAL, {}).outcome == "pass"  # the fresh worker's first case
+            seconds.append(time.perf_counter() - start)
+        worker.close()
+        print(f"| {spec} | {statistics.median(seconds):.2f} | {' '.join(f'{s:.2f}' for s in seconds)} |", flush=True)
 
 
 def dynamic_cost(backends: list[str], n: int) -> None:
@@ -487,6 +509,7 @@ def main(argv: list[str] | None = None) -> None:
     draw_cases(100, derandomize=True)
     parts = {
         "throughput": lambda: throughput(backends, options.n),
+        "restart": lambda: restart(backends),
         "dynamic": lambda: dynamic_cost(backends, options.n),
         "shrink": lambda: shrink(options.seeds),
         "detection": lambda: detection(options.seeds),
