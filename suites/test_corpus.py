@@ -14,15 +14,10 @@ from __future__ import annotations
 
 import pytest
 
-from reports.corpus import CorpusError, cpu_reason, known_rows, load_entries
+from reports.corpus import HANG_REPLAY_SECONDS, CorpusError, cpu_reason, known_rows, load_entries
 from suites.config import CONFIG
 from suites.known import match, passed_or_rejected_cleanly
 from suites.runner import load_backend
-
-#: Seconds a replay of a recorded hang waits for an answer. The case, once fixed, answers
-#: within seconds (the models are a few ops); waiting the whole --case-timeout (180 s in
-#: the ci profile) only made the hang entry the test command's longest item.
-HANG_REPLAY_SECONDS = 30.0
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
