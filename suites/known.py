@@ -848,7 +848,9 @@ KNOWN: tuple[Known, ...] = (
           r"^openvino/compile-model/crash/RuntimeError: object is not initialized",
           "compile_model fails with 'object is not initialized' on a bfloat16 matmul of a zero-size float64 input "
           "cast down (x of shape (3, 2, 0)) added into a buffer and summed; met by the dynamic search's draws, "
-          "compiled statically.", "https://github.com/openvinotoolkit/openvino/issues/37966"),
+          "compiled statically. It depends on the CPU: the bf16 oneDNN matmul of AVX512-BF16 machines fails, an "
+          "AVX2-only AMD EPYC compiles and runs it (meta cpu_flags).",
+          "https://github.com/openvinotoolkit/openvino/issues/37966"),
     Known("tvm-dynamo-dynamic-weight-operand-codegen", ("tvm-dynamo",), "bug",
           r"^tvm-dynamo/[\w-]+@\w+/crash/InternalError: CodeGenVM cannot emit this Relax operator directly",
           "torch.compile(dynamic=True) with relax_dynamo of an elementwise op between a module's weight (a buffer "
