@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +20,12 @@ import pytest
 __all__ = ["ALIASES", "CONFIG", "ROOT", "Config"]
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def _workdir() -> Path:
+    """Where a run writes by default: the checkout it runs from, or, where the package is
+    installed (no checkout around it), the current directory, never site-packages."""
+    return ROOT if (ROOT / "pyproject.toml").is_file() else Path.cwd()
 
 #: Setting -> the environment variable that is its alias.
 ALIASES = {
@@ -41,11 +47,11 @@ class Config:
     #: Cases per backend over the profile's own (``--max-examples``); None = the profile's.
     max_examples: int | None = None
     #: Where a run leaves its reports (``--reports``).
-    reports: Path = ROOT / "reports" / "latest"
+    reports: Path = field(default_factory=lambda: _workdir() / "reports" / "latest")
     #: The regression corpus a run reads and files into (``--corpus``).
     corpus: Path = ROOT / "reports" / "corpus"
     #: Calibration caches (``--cache``).
-    cache: Path = ROOT / ".roundtrip"
+    cache: Path = field(default_factory=lambda: _workdir() / ".roundtrip")
     #: TVM's target for the tvm-* backends (``--tvm-target``).
     tvm_target: str = "llvm"
 
