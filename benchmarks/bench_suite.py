@@ -173,7 +173,7 @@ def throughput(backends: list[str], n: int) -> None:
                     f"| {' / '.join(_mib(r) for r in rss)} | {worker.restarts} |")
         spent["record"] = recorder.record_s
         parts.append((spec, len(ran), suite_s, spent))
-        print(rows[-1], flush=True)
+        print(rows[-1], file=sys.stderr, flush=True)  # progress; the table below is the section's
     print("\n" + header + "\n" + "\n".join(rows))
     _parts_table(parts)
 
