@@ -1,6 +1,7 @@
 """What the suite costs and what it finds per minute, measured on this machine.
 
-    python benchmarks/bench_suite.py [--only throughput,restart,dynamic,shrink,detection,precision,parallel,repeat,campaign]
+    python benchmarks/bench_suite.py [--only throughput,restart,dynamic,shrink,detection,precision,parallel,repeat,campaign,
+                                             test-command]
                                      [--n 300] [--backend NAME ...] [--seeds 3] [--minutes 15] [--write-docs]
 
 Sections (all by default):
@@ -27,6 +28,9 @@ Sections (all by default):
 - ``parallel``: the ``ci`` profile of the conformance suite with ``-n 1`` and ``-n 2``
   (both ``--shards 2``, as ``scripts/test.sh`` runs it: the same cases).
 - ``repeat``: the ``ci`` profile three times: the outcome counts must be identical.
+- ``test-command``: the README's test command (``scripts/test.sh``, as ``.ci/run`` runs
+  it, from an empty Inductor cache): its wall time, pytest's outcome line and the 15
+  slowest items. What every submission's CI costs.
 - ``campaign``: per backend, the property for a fixed wall-clock budget (``--minutes``,
   default 15; pin it to one core with ``taskset -c 0``) with the known table hidden, as a
   fuzzing campaign meets a frontend: distinct signatures found (and which of them the
@@ -76,7 +80,8 @@ draw_as_the_suite_does()  # the draws the suite makes (conftest.py does the same
 #: What a verdict is matched against, as the suite does: the table and the open corpus entries.
 ROWS = known_rows()
 
-SECTIONS = ("throughput", "restart", "dynamic", "shrink", "detection", "precision", "parallel", "repeat", "campaign")
+SECTIONS = ("throughput", "restart", "dynamic", "shrink", "detection", "precision", "parallel", "repeat", "campaign",
+            "test-command")
 TRIVIAL = Case((Input("x0", "float32", ()),), (Value("input", ("x0",)),), Ref(0))
 #: Real bugs to time the search for: (backend, the known row hidden from the table).
 SHRINK_TARGETS = (("tvm-ep", "tvm-int-reduction-not-promoted"), ("tvm-fx", "tvm-fx-dict-output"),
@@ -483,6 +488,24 @@ def campaign(backends: list[str], minutes: float, calibrated: bool = True) -> No
             print(f"- {said}: `{signature}`")
 
 
+def test_command(slowest: int = 15) -> None:
+    print(f"\n### The test command: wall time and the {slowest} slowest items\n")
+    with tempfile.TemporaryDirectory() as scratch:
+        start = time.perf_counter()
+        done = subprocess.run(["bash", "scripts/test.sh", "--reports", scratch, f"--durations={slowest}"], cwd=ROOT,
+                              capture_output=True, text=True)
+        seconds = time.perf_counter() - start
+    lines = done.stdout.splitlines()
+    outcome = next((line.strip("= ") for line in reversed(lines) if line.startswith("=") and " in " in line), "no summary")
+    first = next((i for i, line in enumerate(lines) if "slowest" in line and "durations" in line), len(lines))
+    items = [line.split(None, 2) for line in lines[first + 1:first + 1 + slowest] if line[:1].isdigit()]
+    print(f"- `bash scripts/test.sh`: {seconds // 60:.0f} min {seconds % 60:.0f} s wall, exit {done.returncode}")
+    print(f"- pytest: {outcome}\n")
+    print("| s | phase | item |\n|---:|---|---|")
+    for duration, phase, item in items:
+        print(f"| {duration.rstrip('s')} | {phase} | `{item}` |", flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default=",".join(SECTIONS), help=f"comma-separated subset of {SECTIONS}")
@@ -517,6 +540,7 @@ def main(argv: list[str] | None = None) -> None:
         "parallel": lambda: parallel(backends),
         "repeat": lambda: repeat(backends),
         "campaign": lambda: campaign(backends, options.minutes, not options.no_calibration),
+        "test-command": test_command,
     }
     for part in SECTIONS:
         if part not in only:
