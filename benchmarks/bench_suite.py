@@ -106,7 +106,7 @@ def _mib(n: float) -> str:
 
 
 #: Parts of ``Verdict.timings`` that are the harness's, not the frontend's.
-HARNESS_PARTS = ("materialize", "eager", "judge")
+HARNESS_PARTS = ("materialize", "eager", "judge", "root-cause")
 
 
 class _TimedRecorder(Recorder):
@@ -191,8 +191,8 @@ def _parts_table(parts: list[tuple[str, int, float, Counter]]) -> None:
     neither the frontend's nor eager's."""
     print("\n#### Where a case's time goes (ms per case, mean)\n")
     print("| backend | draw + engine | to and from the worker | materialize | eager | frontend | judge | "
-          "match | record | other in the worker | suite | harness share | frontend's stages |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+          "root-cause probes | match | record | other in the worker | suite | harness share | frontend's stages |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for spec, cases, suite_s, spent in parts:
         ms = {k: 1000 * v / cases for k, v in spent.items()}
         transfer = ms["round trip"] - ms["in the worker"]
@@ -202,7 +202,8 @@ def _parts_table(parts: list[tuple[str, int, float, Counter]]) -> None:
                            if k.startswith("frontend:") and v >= 0.05)
         suite = 1000 * suite_s / cases
         print(f"| {spec} | {draw:.1f} | {transfer:.1f} | {ms.get('materialize', 0):.1f} | {ms.get('eager', 0):.1f} "
-              f"| {ms.get('frontend', 0):.1f} | {ms.get('judge', 0):.1f} | {ms['match']:.1f} | {ms['record']:.1f} "
+              f"| {ms.get('frontend', 0):.1f} | {ms.get('judge', 0):.1f} | {ms.get('root-cause', 0):.1f} "
+              f"| {ms['match']:.1f} | {ms['record']:.1f} "
               f"| {other:.1f} | {suite:.1f} | {1 - (ms.get('frontend', 0) + ms.get('eager', 0)) / suite:.0%} | {stages} |", flush=True)
 
 

@@ -138,7 +138,8 @@ class Verdict:
     #: (``strategies.dynamic.size_roles``); the last is where it stopped.
     sizes: list[dict[str, Any]] = field(default_factory=list)
     #: Seconds per part of the pipeline in the process that ran it: materialize, eager,
-    #: the frontend's stages (``CompileContext.timings``), judge. Never in the signature.
+    #: the frontend's stages (``CompileContext.timings``), judge, and root-cause (the
+    #: probes a mismatch compiles to name its first differing value). Never in the signature.
     timings: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -399,7 +400,11 @@ def _judge(backend: Backend, case: Subject, options: dict[str, Any], run: _Run, 
         verdict.leaf_op = (_op_at(case, differences[0].path) if generated else
                            case.family if isinstance(case, Architecture) else _state_op(run, differences[0].path))
         if generated and differences[0].kind in _LEAF_KINDS and not differences[0].path.startswith("state."):
+            # The probes compile again: their own part of the timings, not the oracle's.
+            probes = time.perf_counter()
             verdict.root = _root_cause(backend, case, options, differences[0].path)
+            _timed(verdict.timings, "root-cause", probes)
+            start += time.perf_counter() - probes
             if verdict.root:
                 verdict.leaf_op = verdict.root["op"]
     elif backend.contract is Contract.NESTING:
