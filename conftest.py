@@ -3,6 +3,8 @@ skipping, the per-process worker, and collecting what every run found."""
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import faulthandler
 import json
 import os
@@ -14,10 +16,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
-from strategies.draws import draw_as_the_suite_does
+from strategies.engine import suite_draws
 from suites.config import CONFIG, Config
 
-draw_as_the_suite_does()  # a ci run draws the same cases after any edit of the project (strategies/draws.py)
 _slow_is_fine = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 # Every profile derives from Hypothesis's plain defaults: where CI is set in the
 # environment, Hypothesis makes its own derandomised, database-free "ci" profile the
@@ -76,22 +77,29 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="run cases in the pytest process (faster; a segfault kills the session)")
 
 
+_SUITE_DRAWS = contextlib.ExitStack()
+
+
 @pytest.hookimpl(trylast=True)  # after Hypothesis's plugin has loaded any --hypothesis-profile
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "conformance: a property test of a frontend against eager PyTorch")
+    # For the session: a ci run draws the same cases after any edit of the project
+    # (strategies/engine.py); a self-test that means to draws plainly with plain_draws().
+    _SUITE_DRAWS.enter_context(suite_draws())
     try:
         run = Config.resolve({"profile": config.getoption("--hypothesis-profile", None),
                               **{name: config.getoption(f"--{name.replace('_', '-')}")
                                  for name in ("max_examples", "reports", "corpus", "cache", "tvm_target")}}, os.environ)
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None
-    config.stash[CONFIG] = run
     # ROUNDTRIP_PROFILE is an alias of --hypothesis-profile (which Hypothesis's plugin has
-    # loaded by now); the budget goes on top of whichever profile that is.
+    # loaded by now); the budget goes on top of whichever profile that is, and the run's
+    # Config holds it as a number (the searches take their shares of it from there).
     settings.load_profile(run.profile)
     if run.max_examples is not None:
         settings.register_profile("budget", settings(), max_examples=run.max_examples)
         settings.load_profile("budget")
+    config.stash[CONFIG] = run = dataclasses.replace(run, max_examples=settings().max_examples)
     _parts(config)  # a bad --shard-index is an error before anything runs
     if config.getoption("--database") or config.getoption("--database-from"):
         if settings().derandomize:
@@ -158,6 +166,10 @@ def _insist(signum: int) -> None:
                          f"{signal.Signals(signum).name}: ending the process; its threads' stacks:\n")
     faulthandler.dump_traceback(sys.__stderr__, all_threads=True)
     os._exit(128 + signum)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    _SUITE_DRAWS.close()
 
 
 def pytest_keyboard_interrupt(excinfo: Any) -> None:

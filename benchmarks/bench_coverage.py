@@ -8,7 +8,7 @@ generate phase only, no example database; E is what the backend's calibration le
 read from its cache (``.roundtrip/calibration/<NAME>.json``, ``ROUNDTRIP_CACHE`` moves
 it; ``suites.calibration``). Without a cache, or without ``--backend``, E is empty and
 the output says so. Draws are derandomised (the same cases every time) unless
-``--seed-random``; each is a fresh draw, as in a run (``strategies/draws.py``).
+``--seed-random``; each is a fresh draw, as in a run (``strategies/engine.py``).
 Only the drawing runs: no frontend is called.
 
 Prints, per backend: the op x dtype pairs the generator admits after calibration
@@ -36,7 +36,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from benchmarks.docs_section import Measurement, capture  # noqa: E402
 from strategies import admitted_pairs, cases, op_dtype_pairs  # noqa: E402
-from strategies.draws import draw_as_the_suite_does  # noqa: E402
+from strategies.engine import draw_as_the_suite_does  # noqa: E402
 from suites.calibration import cache_key, cache_path, read_cache  # noqa: E402
 from suites.config import Config  # noqa: E402
 from suites.runner import load_backend  # noqa: E402

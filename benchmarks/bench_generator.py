@@ -4,7 +4,7 @@ work it feeds.
     python benchmarks/bench_generator.py [--n 1000] [--seed-random] [--write-docs]
 
 Draws ``--n`` cases at default settings, as a run draws them (inside a ``@given`` test,
-each a fresh draw: ``strategies/draws.py``), and reports how deep their
+each a fresh draw: ``strategies/engine.py``), and reports how deep their
 programs go (``strategies.cases.chain_depth``: the most computing ops on one path from
 an input to a result, 0 for a case that computes nothing; and the values the output
 needs, ``Case.pruned``), checked against targets: median depth at least 3, at least 60%
@@ -44,7 +44,7 @@ from hypothesis import strategies as st  # noqa: E402
 from benchmarks.docs_section import Measurement, capture  # noqa: E402
 from strategies import Case, Input, Ref, Value, cases, materialize  # noqa: E402
 from strategies.cases import chain_depth  # noqa: E402
-from strategies.draws import draw_as_the_suite_does  # noqa: E402
+from strategies.engine import draw_as_the_suite_does  # noqa: E402
 
 draw_as_the_suite_does()  # the draws the suite makes (conftest.py does the same)
 

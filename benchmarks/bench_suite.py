@@ -70,7 +70,7 @@ from benchmarks.docs_section import Measurement, capture  # noqa: E402
 from reports.corpus import known_rows  # noqa: E402
 from strategies import Case, Input, Ref, Value  # noqa: E402
 from strategies import cases as gen_cases  # noqa: E402
-from strategies.draws import draw_as_the_suite_does  # noqa: E402
+from strategies.engine import draw_as_the_suite_does  # noqa: E402
 from suites.conformance import ConformanceFailure, Recorder, StopSearch, conformance_property  # noqa: E402
 from suites.known import KNOWN, Known, match  # noqa: E402
 from suites.runner import CPU_BACKENDS, execute, load_backend  # noqa: E402

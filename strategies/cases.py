@@ -7,7 +7,6 @@ as it is, no container.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import itertools
 import random
@@ -16,9 +15,9 @@ from typing import Any, NamedTuple
 
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
-from hypothesis.internal.conjecture.utils import calc_label_from_name
 
-from .choices import DIRECT, choice, integer_choice
+from . import engine
+from .choices import DIRECT, choice
 from .dynamic import dynamic_specs
 from .ops import (
     COMPLEX,
@@ -69,16 +68,16 @@ class _PadFrom(st.SearchStrategy):
         self._start, self._total = start, total
 
     def calc_label(self) -> int:
-        return calc_label_from_name("roundtrip: padding")
+        return engine.label("roundtrip: padding")
 
     def __repr__(self) -> str:
         return f"_PadFrom({self._start})"
 
     def do_draw(self, data: Any) -> int:
         if self._start is not None:
-            for _ in range(self._total - (len(data.nodes) - self._start)):
-                integer_choice(data, 0, 2**31 - 1, 0)  # see Choice: unused
-        return len(data.nodes)
+            for _ in range(self._total - (engine.choice_count(data) - self._start)):
+                engine.integer_choice(data, 0, 2**31 - 1, 0)  # see Choice: unused
+        return engine.choice_count(data)
 
 
 def _direct(draw: Callable) -> Callable:
@@ -93,25 +92,13 @@ def _direct(draw: Callable) -> Callable:
     def direct(strategy: st.SearchStrategy) -> Any:
         kind = type(strategy)
         if kind is _Span:
-            data.start_span(strategy.label)
-            try:
+            with engine.span(data, strategy.label):
                 return strategy.run(direct)
-            finally:
-                data.stop_span()
         if kind in _DIRECT:
             return strategy.do_draw(data)
         return draw(strategy)
 
-    @contextlib.contextmanager
-    def span(label: int) -> Iterator[None]:
-        """The choices drawn inside, as one span (one value of a program)."""
-        data.start_span(label)
-        try:
-            yield
-        finally:
-            data.stop_span()
-
-    direct.span = span  # type: ignore[attr-defined]
+    direct.span = functools.partial(engine.span, data)  # type: ignore[attr-defined]
     return direct
 
 
@@ -140,7 +127,7 @@ class _Span(st.SearchStrategy):
 def _spanned(function: Callable) -> Callable[..., _Span]:
     """``function(draw, *args)`` as a strategy maker, like ``st.composite`` (positional
     arguments only), drawn in a span labelled with its name."""
-    label = calc_label_from_name(f"roundtrip span: {function.__qualname__}")
+    label = engine.label(f"roundtrip span: {function.__qualname__}")
 
     @functools.wraps(function)
     def make(*args: Any) -> _Span:
@@ -151,7 +138,7 @@ def _spanned(function: Callable) -> Callable[..., _Span]:
 
 #: Choices each value of a program takes, padded up to (see ``_program``).
 VALUE_CHOICES = 8
-_VALUE_SPAN = calc_label_from_name("roundtrip span: a program's value")
+_VALUE_SPAN = engine.label("roundtrip span: a program's value")
 _COUNT = _PadFrom(None, 0)
 _DIRECT = (*DIRECT, _PadFrom)
 

@@ -15,23 +15,10 @@ from typing import Any
 
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
-from hypothesis.internal.conjecture.utils import calc_label_from_name
 
-__all__ = ["DIRECT", "Boolean", "Choice", "Sampled", "booleans", "choice", "integer_choice", "integers", "sampled"]
+from .engine import integer_choice, label
 
-
-def integer_choice(data: Any, low: int, high: int, forced: int | None = None) -> int:
-    """``data.draw_integer(low, high, forced=forced)``: the same choice, without checking
-    the arguments and building their record anew each time (a sixth of a choice's cost;
-    Hypothesis is pinned, and ``tests/test_strategies.py`` checks the two agree)."""
-    constraints = _INTEGER_CONSTRAINTS.get((low, high))
-    if constraints is None:
-        constraints = _INTEGER_CONSTRAINTS[low, high] = {"min_value": low, "max_value": high, "weights": None,
-                                                         "shrink_towards": 0}
-    return data._draw("integer", constraints, observe=True, forced=forced)
-
-
-_INTEGER_CONSTRAINTS: dict[tuple[int, int], dict] = {}
+__all__ = ["DIRECT", "Boolean", "Choice", "Sampled", "booleans", "choice", "integers", "sampled"]
 
 
 class Choice(st.SearchStrategy):
@@ -41,7 +28,7 @@ class Choice(st.SearchStrategy):
     Drawn directly, a choice is one node and no span: a span per choice cost a twentieth
     of a draw and served only the engine's mutations, which copied the choices of one
     span over another of the same label (a purpose's label kept a seed from landing on
-    an op index). The suite draws without them (``strategies/draws.py``). Drawn as a
+    an op index). The suite draws without them (``strategies/engine.py``). Drawn as a
     strategy (``draw(strategy)`` of Hypothesis's own), it has the label of its purpose."""
 
     def __init__(self, purpose: str, low: int, high: int, *, unused: bool = False) -> None:
@@ -49,7 +36,7 @@ class Choice(st.SearchStrategy):
         self._purpose, self._low, self._high, self._unused = purpose, low, high, unused
 
     def calc_label(self) -> int:
-        return calc_label_from_name(f"roundtrip choice: {self._purpose}")
+        return label(f"roundtrip choice: {self._purpose}")
 
     def __repr__(self) -> str:
         return f"choice({self._purpose!r}, {self._low}, {self._high}{', unused=True' if self._unused else ''})"

@@ -83,7 +83,7 @@ def check(model: OwnModel, backends: Iterable[str] = DEFAULT_BACKENDS, *, run_ca
         verdict.outcome = counted_outcome(verdict, known)
         checked = Checked(spec, verdict, known)
         if recorder is not None:
-            recorder.record(model, verdict, known, replay_command(spec, model, {}) if known else "")
+            recorder.record(model, verdict, known, replay_command(backend, spec, model, {}) if known else "")
         if checked.new:
             failure = ConformanceFailure(backend, spec, model, {}, verdict)
             if recorder is not None:

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-__all__ = ["ALIASES", "CONFIG", "ROOT", "Config"]
+__all__ = ["ALIASES", "CONFIG", "ROOT", "SEARCH_SHARES", "Config"]
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -26,6 +26,13 @@ def _workdir() -> Path:
     """Where a run writes by default: the checkout it runs from, or, where the package is
     installed (no checkout around it), the current directory, never site-packages."""
     return ROOT if (ROOT / "pyproject.toml").is_file() else Path.cwd()
+
+#: Each conformance search's cases per backend, as a share of the run's budget: the
+#: budget divided by this (at least one case). The main search has it whole (its
+#: derandomised draws are what the ci survey has seen); input trees a quarter; dynamic
+#: shapes a third; real architectures, each worth tens of generated cases (Inductor
+#: compiles a transformers model in 5 to 20 s), one in 75 (4 in ci, 26 in nightly).
+SEARCH_SHARES = {"main": 1, "input-trees": 4, "dynamic-shapes": 3, "architectures": 75}
 
 #: Setting -> the environment variable that is its alias.
 ALIASES = {
@@ -44,7 +51,8 @@ class Config:
 
     #: Hypothesis profile (``--hypothesis-profile``): dev, ci or nightly.
     profile: str = "dev"
-    #: Cases per backend over the profile's own (``--max-examples``); None = the profile's.
+    #: Cases per backend (``--max-examples``); None = the profile's, which pytest_configure
+    #: writes here once it has loaded the profile (``examples`` reads it).
     max_examples: int | None = None
     #: Where a run leaves its reports (``--reports``).
     reports: Path = field(default_factory=lambda: _workdir() / "reports" / "latest")
@@ -67,6 +75,12 @@ class Config:
             if given is not None:
                 values[f.name] = _typed(f.name, given)
         return cls(**values)
+
+    def examples(self, search: str = "main") -> int:
+        """Cases per backend for ``search`` (a key of ``SEARCH_SHARES``)."""
+        if self.max_examples is None:
+            raise ValueError("the budget is the profile's: resolve it first (pytest_configure does)")
+        return max(1, self.max_examples // SEARCH_SHARES[search])
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] | None = None) -> Config:

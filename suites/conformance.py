@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hypothesis import core, given, seed, settings
+from hypothesis import given, seed, settings
 from hypothesis import strategies as st
 
 import strategies as gen
-from strategies import Case
+from strategies import Case, engine
 from strategies.architectures import Architecture
 from strategies.spec import Const, ParamNode, ParamTree
 
@@ -34,11 +34,16 @@ __all__ = ["ConformanceFailure", "Recorder", "StopSearch", "conformance_property
 RunCase = Callable[[Case, dict[str, Any]], Verdict]
 
 
-def replay_command(backend_spec: str, case: Subject, options: dict[str, Any]) -> str:
+def replay_command(backend: Backend, backend_spec: str, case: Subject, options: dict[str, Any]) -> str:
+    """The command that runs ``case`` again as it ran: every setting the adapter was
+    configured with (``Backend.settings``, the TVM target) is on the line, so that the
+    replayer's own environment does not change the verdict."""
+    settings = "".join(f" --{name.replace('_', '-')} {shlex.quote(str(value))}"
+                       for name, value in sorted(backend.configured.items()))
     if isinstance(case, OwnModel):
-        return f"python -m suites check {shlex.quote(case.factory)} --backend {shlex.quote(backend_spec)}"
+        return f"python -m suites check {shlex.quote(case.factory)} --backend {shlex.quote(backend_spec)}{settings}"
     return (
-        f"python -m suites.replay --backend {shlex.quote(backend_spec)} "
+        f"python -m suites.replay --backend {shlex.quote(backend_spec)}{settings} "
         f"--options {shlex.quote(json.dumps(options, sort_keys=True))} --case {shlex.quote(subject_to_json(case))}"
     )
 
@@ -67,7 +72,7 @@ class ConformanceFailure(AssertionError):
         lines += [
             f"  ops: {', '.join(case.ops())}; options: {json.dumps(options, sort_keys=True)}",
             f"  signature: {verdict.signature()}",
-            f"  replay: {replay_command(backend_spec, case, options)}",
+            f"  replay: {replay_command(backend, backend_spec, case, options)}",
         ]
         if verdict.traceback:
             lines += ["  backend traceback (last lines):", *("    " + t for t in verdict.traceback.splitlines()[-8:])]
@@ -119,7 +124,7 @@ class Recorder:
         self._new(failure.verdict.signature(), {
             "backend": failure.verdict.backend, "outcome": failure.verdict.outcome,
             "headline": failure.verdict.headline(), "case": subject_to_json(failure.case),
-            "options": failure.options, "replay": replay_command(failure.backend_spec, failure.case, failure.options),
+            "options": failure.options, "replay": replay_command(failure.backend, failure.backend_spec, failure.case, failure.options),
         })
 
     def record_calibration(self, backend: str, calibrated: dict[str, Any]) -> None:
@@ -318,7 +323,7 @@ def conformance_property(
         known = known_row(verdict)
         verdict.outcome = counted_outcome(verdict, known)
         recorder.record(case, verdict, known,
-                        replay_command(backend_spec, case, options) if known is not None else "")
+                        replay_command(backend, backend_spec, case, options) if known is not None else "")
         if not passed_or_rejected_cleanly(verdict, known) and known is None:
             failure = ConformanceFailure(backend, backend_spec, case, options, verdict)
             if not keep_going:
@@ -328,8 +333,8 @@ def conformance_property(
     # Hypothesis would key the example database by check's source, the same for every
     # backend: key it by backend, shared by the backend's shards. (A --hypothesis-seed
     # run replays no database, as Hypothesis has it.)
-    if core.global_force_seed is None:
-        check._hypothesis_internal_database_key = database_key(database_name or backend.name)
+    if engine.forced_seed() is None:
+        engine.key_database(check, database_key(database_name or backend.name))
     return _sharded(check, *shard, examples)
 
 
@@ -348,5 +353,5 @@ def _sharded(check: Callable[[], None], index: int, count: int, budget: int | No
     check = settings(settings(), max_examples=examples)(check)
     # Parts must draw different cases: each gets its own seed where the run is seeded
     # (derandomised, or --hypothesis-seed); unseeded runs differ anyway.
-    base = core.global_force_seed if core.global_force_seed is not None else 0 if settings().derandomize else None
+    base = engine.forced_seed() if engine.forced_seed() is not None else 0 if settings().derandomize else None
     return check if base is None else seed(f"{base}/shard {index} of {count}")(check)

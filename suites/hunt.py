@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -22,10 +23,10 @@ from typing import Any
 
 from hypothesis import HealthCheck, Phase, seed, settings
 
-from reports.corpus import CORPUS, Entry, known_rows, load_entries, rows_without_entry, save_finding
+from reports.corpus import Entry, known_rows, load_entries, rows_without_entry, save_finding
 from strategies import cases
 from strategies.cases import STRUCTURAL_FAMILIES
-from strategies.draws import draw_as_the_suite_does
+from strategies.engine import draw_as_the_suite_does
 from strategies.ops import OPS
 
 from .config import Config
@@ -63,20 +64,21 @@ def focus_ops(target: Known, backend_spec: str, findings: Path | None = None) ->
 
 
 def hunt(target: Known, backend_spec: str, *, examples: int = 1000, search_seed: int = 0,
-         worker: Worker | None = None, ops: tuple[str, ...] = (), corpus: Path = CORPUS,
+         worker: Worker | None = None, ops: tuple[str, ...] = (), config: Config | None = None,
          input_trees: bool = False) -> ConformanceFailure | None:
     """The shrunk failure of ``backend_spec`` that ``target`` explains, or None when
     ``examples`` cases did not reach it; ``ops`` narrows the programs to those ops;
     ``input_trees`` draws how forward takes its inputs too (``cases(input_trees=True)``)."""
     draw_as_the_suite_does()  # the draws a pytest run makes (conftest.py)
-    backend = load_backend(backend_spec)
+    config = config or Config.from_environment()
+    backend = load_backend(backend_spec, config)
     own = worker is None
-    worker = worker or Worker(timeout=180)
+    worker = worker or Worker(timeout=180, config=config)
 
     def run_case(case: Any, options: dict[str, Any]) -> Verdict:
         return worker.run(backend_spec, case, options)
 
-    rows = known_rows(corpus)
+    rows = known_rows(config.corpus)
 
     def known_row(verdict: Verdict) -> Known | None:
         if verdict.outcome == "pass":
@@ -114,16 +116,17 @@ def search_order(target: Known) -> list[str]:
 
 
 def find(row_id: str, backend_spec: str | None, examples: int, worker: Worker, findings: Path | None = None,
-         corpus: Path = CORPUS, input_trees: bool = False) -> bool:
+         config: Config | None = None, input_trees: bool = False) -> bool:
     """Hunt the row's bug on its backends in turn; file the first shrunk failure as its entry."""
     target = row(row_id)
+    config = config or Config.from_environment()
     for spec in [backend_spec] if backend_spec else search_order(target):
         # First among the ops the last survey saw the row on (far fewer cases to reach
         # it), then among every op.
         ops = focus_ops(target, spec, findings)
-        failure = hunt(target, spec, examples=examples, worker=worker, ops=ops, corpus=corpus,
+        failure = hunt(target, spec, examples=examples, worker=worker, ops=ops, config=config,
                        input_trees=input_trees) if ops else None
-        failure = failure or hunt(target, spec, examples=examples, worker=worker, corpus=corpus, input_trees=input_trees)
+        failure = failure or hunt(target, spec, examples=examples, worker=worker, config=config, input_trees=input_trees)
         if failure is None:
             print(f"{row_id}: not reached on {spec} in {examples} cases", flush=True)
             continue
@@ -132,7 +135,7 @@ def find(row_id: str, backend_spec: str | None, examples: int, worker: Worker, f
             return worker.run(spec, case, options)
 
         failure = simplified(failure, run_case)
-        print(f"{row_id}: {save_finding(failure, corpus, entry=row_id, row=row_id)}", flush=True)
+        print(f"{row_id}: {save_finding(failure, config.corpus, entry=row_id, row=row_id)}", flush=True)
         return True
     return False
 
@@ -147,12 +150,14 @@ def main(argv: list[str] | None = None) -> int:
                         "(the search of test_input_trees_round_trip)")
     parser.add_argument("--findings", type=Path, help="a run's findings.json: the ops of its examples of the row "
                         "narrow the search first")
+    parser.add_argument("--tvm-target", default=None, help="TVM's target (alias ROUNDTRIP_TVM_TARGET; default llvm)")
     args = parser.parse_args(argv)
-    corpus = Config.from_environment().corpus
-    rows = args.rows or [k.id for k in rows_without_entry(entries=[e for e in load_entries(corpus) if isinstance(e, Entry)])]
-    worker = Worker(timeout=300)
+    config = Config.resolve({"tvm_target": args.tvm_target}, os.environ)
+    entries = [e for e in load_entries(config.corpus) if isinstance(e, Entry)]
+    rows = args.rows or [k.id for k in rows_without_entry(entries=entries)]
+    worker = Worker(timeout=300, config=config)
     try:
-        found = sum(find(row_id, args.backend, args.examples, worker, args.findings, corpus, args.input_trees)
+        found = sum(find(row_id, args.backend, args.examples, worker, args.findings, config, args.input_trees)
                     for row_id in rows)
     finally:
         worker.close()

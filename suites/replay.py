@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 import warnings
 from pathlib import Path
@@ -31,7 +32,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--options", default="{}", help="frontend options as JSON (default {})")
     parser.add_argument("--isolate", action="store_true", help="run in a worker process (survives a segfault)")
     parser.add_argument("--source", action="store_true", help="print the standalone model first")
+    parser.add_argument("--tvm-target", default=None, help="TVM's target (alias ROUNDTRIP_TVM_TARGET; default llvm)")
     args = parser.parse_args(argv)
+    config = Config.resolve({"tvm_target": args.tvm_target}, os.environ)
     warnings.simplefilter("ignore")
     logging.disable(logging.WARNING)
 
@@ -41,12 +44,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.source and isinstance(case, (Case, Architecture)):
         print(to_source(case) if isinstance(case, Case) else architecture_source(case))
     if args.isolate:
-        worker = Worker()
+        worker = Worker(config=config)
         verdict = worker.run(args.backend, case, options)
         worker.close()
     else:
-        verdict = execute(load_backend(args.backend), case, options)
-    known = match(verdict, known_rows(Config.from_environment().corpus))
+        verdict = execute(load_backend(args.backend, config), case, options)
+    known = match(verdict, known_rows(config.corpus))
+    for name, value in load_backend(args.backend, config).configured.items():
+        print(f"{name}: {value}")
     print(f"backend:  {verdict.backend}\noutcome:  {verdict.outcome} (stage {verdict.stage or '-'})")
     print(f"signature: {verdict.signature()}")
     if known is not None:

@@ -79,13 +79,28 @@ DEFAULT_BACKENDS = ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo", "inductor", "
 #: Those of them that run on a CPU.
 CPU_BACKENDS = DEFAULT_BACKENDS[:7]
 
-_loaded: dict[str, Backend] = {}
+#: One adapter per backend and configuration: (spec, the values of its ``settings``).
+_loaded: dict[tuple[str, tuple[Any, ...]], Backend] = {}
+_classes: dict[str, type[Backend]] = {}
 
 
 def load_backend(spec: str, config: Config | None = None) -> Backend:
-    """A built-in name (``tvm-ep``) or ``package.module:ClassName``; instances are cached.
-    ``config``: the run's settings, handed to the adapter (``Backend.configure``)."""
-    if spec not in _loaded:
+    """A built-in name (``tvm-ep``) or ``package.module:ClassName``, configured from
+    ``config`` (the run's settings; None: the environment's, ``Config.from_environment``)
+    always, so that no caller gets an adapter configured by another's settings."""
+    cls = _backend_class(spec)
+    config = config if config is not None else Config.from_environment()
+    key = (spec, tuple(getattr(config, name) for name in cls.settings))
+    if key not in _loaded:
+        backend = cls()
+        backend.configure(config)
+        backend.configured = dict(zip(cls.settings, key[1]))
+        _loaded[key] = backend
+    return _loaded[key]
+
+
+def _backend_class(spec: str) -> type[Backend]:
+    if spec not in _classes:
         target = BUILTIN_BACKENDS.get(spec, spec)
         if ":" not in target:
             raise HarnessError(
@@ -97,13 +112,10 @@ def load_backend(spec: str, config: Config | None = None) -> Backend:
             cls = getattr(importlib.import_module(module_name), class_name)
         except (ImportError, AttributeError) as exc:
             raise HarnessError(f"--backend {spec!r}: cannot load {target}: {exc}") from exc
-        backend = cls()
-        if not isinstance(backend, Backend):
+        if not (isinstance(cls, type) and issubclass(cls, Backend)):
             raise HarnessError(f"--backend {spec!r}: {target} is not a suites.backends.base.Backend")
-        _loaded[spec] = backend
-    if config is not None:
-        _loaded[spec].configure(config)
-    return _loaded[spec]
+        _classes[spec] = cls
+    return _classes[spec]
 
 
 def _sets_sorted(message: str) -> str:

@@ -1,26 +1,16 @@
 """Real architectures through every frontend: torch.nn's recurrent and attention models
 and transformers' encoders, decoders, encoder-decoders and vision models
 (``strategies.architectures``), judged by the same oracle, known table and corpus as
-generated cases. A small share of the profile's budget: ``architecture_budget``."""
+generated cases. A small share of the budget (``suites.config.SEARCH_SHARES``)."""
 
 from __future__ import annotations
 
 import pytest
-from hypothesis import settings
 
 from reports.corpus import known_rows, save_finding
 from strategies.architectures import architectures
 from suites.conformance import ConformanceFailure, conformance_property
 from suites.known import match
-
-#: Profile examples per architecture drawn: 4 per backend in ``ci`` (300), 26 in
-#: ``nightly`` (2000). An architecture costs what tens of generated cases do (inductor
-#: compiles a transformers model in 5 to 20 s).
-SHARE = 75
-
-
-def architecture_budget(max_examples: int) -> int:
-    return max(1, max_examples // SHARE)
 
 
 @pytest.fixture(scope="session")
@@ -37,7 +27,7 @@ def test_architectures_round_trip(backend, backend_spec, shard, run_case, record
     tolerance (its dtype's, widened by eager's own rounding over its depth)."""
     keep_going = request.config.getoption("--keep-going")
     check = conformance_property(backend, backend_spec, run_case, recorder, architectures(), keep_going=keep_going,
-                                 known_row=known_row, shard=shard, examples=architecture_budget(settings().max_examples),
+                                 known_row=known_row, shard=shard, examples=run_config.examples("architectures"),
                                  database_name=f"{backend.name}/architectures")
     seen_before = set(recorder.new)
     try:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import settings
 
 from reports.corpus import known_rows, save_finding
 from strategies import cases
@@ -29,8 +28,8 @@ def test_outputs_round_trip(backend, backend_spec, shard, run_case, recorder, kn
 @pytest.mark.conformance(search="input-trees")
 def test_input_trees_round_trip(backend, backend_spec, shard, run_case, recorder, known_row, run_config, request):
     """The same, with inputs as real models take them: in trees (an (h0, c0) pair, a
-    cache of (k, v) pairs, a dict), beside None and Python flags, positional or keyword;
-    a quarter of the profile's budget."""
+    cache of (k, v) pairs, a dict), beside None and Python flags, positional or keyword
+    (its share of the budget: ``suites.config.SEARCH_SHARES``)."""
     _search(backend, backend_spec, shard, run_case, recorder, known_row, run_config, request.config,
             input_trees=True)
 
@@ -38,22 +37,15 @@ def test_input_trees_round_trip(backend, backend_spec, shard, run_case, recorder
 @pytest.mark.conformance(search="dynamic-shapes")
 def test_dynamic_shapes_round_trip(backend, backend_spec, shard, run_case, recorder, known_row, run_config, request):
     """Compiled once with input dimensions declared dynamic, then called at the range's
-    minimum, maximum, an interior size and the example: every call round-trips. A third of
-    the profile's budget."""
+    minimum, maximum, an interior size and the example: every call round-trips (its share
+    of the budget: ``suites.config.SEARCH_SHARES``)."""
     if not backend.dynamic:
         pytest.skip(f"{backend.name}: static only (compiles one shape); its dynamic cases would be static ones")
     _search(backend, backend_spec, shard, run_case, recorder, known_row, run_config, request.config, dynamic=True)
 
 
-def _budget(examples: int, search: str) -> int | None:
-    """A search's share of the profile's budget, on top of the main search's whole budget
-    (whose derandomised draws the ci survey has seen): input trees a quarter, dynamic shapes
-    a third."""
-    if search == "input-trees":
-        return max(1, examples // 4)
-    if search == "dynamic":
-        return max(1, examples // 3)
-    return None
+#: Each search's key in the example database (the main search's: the backend's name).
+_DATABASES = {"main": "", "input-trees": "{backend}/input-trees", "dynamic-shapes": "{backend}/dynamic"}
 
 
 def _search(backend, backend_spec, shard, run_case, recorder, known_row, run_config, config, *,
@@ -64,7 +56,7 @@ def _search(backend, backend_spec, shard, run_case, recorder, known_row, run_con
     keep_going = config.getoption("--keep-going")
     exclude = None
     mode = config.getoption("--calibration")
-    if mode in ("on", "refresh") or mode == "auto" and worth_it(settings().max_examples):
+    if mode in ("on", "refresh") or mode == "auto" and worth_it(run_config.examples()):
         calibrated = calibrate(backend, backend_spec, run_case, refresh=mode == "refresh", known_row=known_row,
                                cache=run_config.cache)
         if shard[0] % config.getoption("--shards") == 0 and not input_trees and not dynamic:  # once per backend
@@ -74,11 +66,11 @@ def _search(backend, backend_spec, shard, run_case, recorder, known_row, run_con
         strategy = cases(exclude=exclude, dynamic=True, exportable=True)
     else:
         strategy = cases(exclude=exclude, input_trees=True) if input_trees else cases(exclude=exclude) if exclude else None
-    search = "input-trees" if input_trees else "dynamic" if dynamic else ""
+    search = "input-trees" if input_trees else "dynamic-shapes" if dynamic else "main"
     check = conformance_property(
         backend, backend_spec, run_case, recorder, strategy, keep_going=keep_going, known_row=known_row, shard=shard,
-        examples=_budget(settings().max_examples, search),
-        database_name=f"{backend.name}/{search}" if search else "", dynamic=dynamic)
+        examples=run_config.examples(search),
+        database_name=_DATABASES[search].format(backend=backend.name), dynamic=dynamic)
     seen_before = set(recorder.new)  # another shard of this backend may have run in this process
     try:
         check()

@@ -201,7 +201,7 @@ class Worker:
         if not answered:
             self._stop(kill=True)
             self.restarts += 1
-            return Verdict(backend=load_backend(backend_spec).name, outcome="hang", stage="compile-or-run",
+            return Verdict(backend=load_backend(backend_spec, self.config).name, outcome="hang", stage="compile-or-run",
                            error_type="Timeout", message=f"no answer within {limit:.0f} s",
                            leaf_op=native_trigger(case))
         if message is None:  # the worker died mid-case
@@ -217,7 +217,7 @@ class Worker:
                 self.deaths_retried += 1
                 return self.run(backend_spec, case, options, timeout=timeout)
             how = f"signal {signal.Signals(-code).name}" if code is not None and code < 0 else f"exit code {code}"
-            return Verdict(backend=load_backend(backend_spec).name, outcome="crash", stage="compile-or-run",
+            return Verdict(backend=load_backend(backend_spec, self.config).name, outcome="crash", stage="compile-or-run",
                            error_type="WorkerDied", message=f"the worker process died: {how}",
                            leaf_op=native_trigger(case))
         kind, payload = message

@@ -10,15 +10,14 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, find, given, seed, settings
 from hypothesis.errors import InvalidArgument
-from hypothesis.internal.conjecture import engine
 
 from reports.corpus import known_rows
 from reports.reproducer import architecture_reproducer
+from strategies import engine
 from strategies.architectures import DTYPES, FAMILIES, Architecture, architectures, build, to_source
 from suites.conformance import ConformanceFailure, Recorder, conformance_property
 from suites.known import match, passed_or_rejected_cleanly
@@ -132,7 +131,7 @@ def _caught(backend, strategy) -> ConformanceFailure:
                                     suppress_health_check=list(HealthCheck))(
         conformance_property(backend, "harness", lambda case, options: execute(backend, case, options), Recorder(),
                              strategy)))
-    with pytest.raises(ConformanceFailure) as info, mock.patch.object(engine, "MAX_SHRINKING_SECONDS", 3600):
+    with pytest.raises(ConformanceFailure) as info, engine.unlimited_shrinking():
         check()
     return info.value
 

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from reports.merge import main as merge_main
-from strategies import case_to_json
+from strategies import case_to_json, engine
 from suites.conformance import Recorder, conformance_property, shard_budget
 from suites.runner import Verdict, load_backend
 from suites.schedule import arrange, estimates, part_key
@@ -51,15 +51,10 @@ def _drawn(index: int, count: int) -> list[str]:
 
 @pytest.mark.parametrize("derandomize", [True, False], ids=["derandomised", "seeded"])
 def test_shards_draw_different_cases_and_together_run_exactly_the_budget(profile, derandomize):
-    from hypothesis import core
-
     profile(max_examples=91, derandomize=derandomize)  # 91: the parts cannot be equal
-    seeded_before, core.global_force_seed = core.global_force_seed, None if derandomize else 7
-    try:
+    with engine.seeded(None if derandomize else 7):
         parts = [_drawn(i, 4) for i in range(4)]
         again = _drawn(2, 4)
-    finally:
-        core.global_force_seed = seeded_before
     assert [len(p) for p in parts] == [shard_budget(91, i, 4) for i in range(4)] == [23, 23, 23, 22]
     assert again == parts[2]  # a part is the same cases on any machine
     for a, b in combinations(parts, 2):

@@ -75,3 +75,33 @@ def test_the_checker_sees_a_write_and_an_import_time_read(tmp_path):
     planted = tmp_path / "planted.py"
     planted.write_text("import os\nX = os.environ.get('A')\ndef f():\n    os.environ['B'] = '1'\n")
     assert _environment_uses(planted) == (["planted.py:4"], ["planted.py:2"])
+
+
+def test_a_tvm_finding_made_with_a_target_replays_with_that_target(tmp_path):
+    """The replay line a finding prints carries the TVM target it was made with, and the
+    replay runs with it whatever the replayer's environment says."""
+    import os
+    import shlex
+    import subprocess
+    import sys
+
+    from strategies import case_from_json
+    from suites.conformance import ConformanceFailure
+    from suites.runner import execute, load_backend
+
+    target = "llvm -mcpu=x86-64"  # not the default, and any x86 machine runs it
+    backend = load_backend("tvm-ep", Config(tvm_target=target))
+    if backend.unavailable_reason():
+        pytest.skip(backend.unavailable_reason())
+    assert load_backend("tvm-ep", Config()).target == "llvm"  # one adapter per target
+    entry = Path(__file__).resolve().parents[1] / "reports" / "corpus" / "tvm-clamp-one-sided-int"
+    case = case_from_json(entry.joinpath("case.json").read_text())
+    verdict = execute(backend, case, {})
+    assert verdict.outcome == "crash", verdict.headline()  # the entry's bug: a finding, as the search meets it
+    replay = next(line.split("replay: ", 1)[1] for line in str(ConformanceFailure(backend, "tvm-ep", case, {}, verdict))
+                  .splitlines() if line.lstrip().startswith("replay: "))
+    assert f"--tvm-target {shlex.quote(target)}" in replay
+    done = subprocess.run([sys.executable, *shlex.split(replay)[1:]], capture_output=True, text=True, timeout=300,
+                          cwd=entry.parents[2], env={**os.environ, "ROUNDTRIP_TVM_TARGET": "llvm"})
+    assert f"tvm_target: {target}\n" in done.stdout, done.stdout + done.stderr
+    assert f"signature: {verdict.signature()}\n" in done.stdout, done.stdout

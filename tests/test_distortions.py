@@ -8,13 +8,11 @@ import re
 import time
 from dataclasses import replace
 from typing import Any
-from unittest import mock
 
 import pytest
 from hypothesis import seed, settings
-from hypothesis.internal.conjecture import engine
 
-from strategies import Case, Container, Ref
+from strategies import Case, Container, Ref, engine
 from strategies.ops import TupleType
 from strategies.render import program_types
 from suites.conformance import ConformanceFailure, Recorder, conformance_property
@@ -46,7 +44,7 @@ def find_failure(backend, *, spec: str = "harness", budget: int = 600) -> tuple[
     # machine that cut a shrink short (x1.add_(exp(x0 + x0)) left for x1.add_(x0)), so
     # what a self-test shrinks to would depend on the load. The shrink ends by itself.
     with pytest.raises(ConformanceFailure) as info, \
-            mock.patch.object(engine, "MAX_SHRINKING_SECONDS", 3600):
+            engine.unlimited_shrinking():
         check()
     return simplified(info.value, run_case), time.perf_counter() - start
 

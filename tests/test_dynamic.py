@@ -7,13 +7,11 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, Phase, given, seed, settings
-from hypothesis.internal.conjecture import engine
 
-from strategies import case_from_json, case_to_json, cases, materialize
+from strategies import case_from_json, case_to_json, cases, engine, materialize
 from strategies.dynamic import dynamic_shapes, resized, size_roles, statically, valid_at
 from suites.conformance import ConformanceFailure, Recorder, conformance_property
 from suites.runner import execute
@@ -76,7 +74,7 @@ def _search(backend, budget: int) -> tuple[Recorder, ConformanceFailure | None, 
         cases(dynamic=True, exportable=True), dynamic=True)))
     start = time.perf_counter()
     try:
-        with mock.patch.object(engine, "MAX_SHRINKING_SECONDS", 3600):
+        with engine.unlimited_shrinking():
             check()
     except ConformanceFailure as failure:
         return recorder, failure, time.perf_counter() - start

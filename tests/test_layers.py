@@ -8,6 +8,7 @@ a new module must be given its layer here before it can land.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -126,3 +127,44 @@ def test_an_upward_import_is_caught(planted, tmp_path):
     path = tmp_path / "m.py"
     path.write_text(f"def f():\n    from {target} import x\n")
     assert target in imports(importer, path, set(project_modules()))
+
+
+#: The one module that reaches into Hypothesis's engine (strategies/engine.py).
+ENGINE_DOOR = "strategies.engine"
+#: What only the door may touch: the engine's modules, its seed state, its private hooks.
+#: (Not every name the door uses: ``nodes`` is an fx graph's too.)
+_ENGINE_MODULES = ("hypothesis.internal", "hypothesis.core")
+_ENGINE_ATTRIBUTES = re.compile(r"^(_draw|_hypothesis_internal_\w+|global_force_seed|MAX_SHRINKING_SECONDS|"
+                                r"generate_mutations_from|_get_local_constants)$")
+
+
+def engine_reaches(path: Path) -> list[str]:
+    """Each place in ``path`` that imports the engine or touches what only the door may."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [f"{node.module}.{a.name}" for a in node.names] if node.module and not node.level else []
+        elif isinstance(node, ast.Attribute) and _ENGINE_ATTRIBUTES.match(node.attr):
+            found.append(f"line {node.lineno}: .{node.attr}")
+            continue
+        else:
+            continue
+        found += [f"line {node.lineno}: import {n}" for n in names if n.startswith(_ENGINE_MODULES)]
+    return found
+
+
+def test_only_the_engine_door_reaches_into_hypothesis():
+    reaches = [f"{module} {where}" for module, path in project_modules().items() if module != ENGINE_DOOR
+               for where in engine_reaches(path)]
+    assert not reaches, "go through strategies/engine.py:\n  " + "\n  ".join(reaches)
+
+
+@pytest.mark.parametrize("planted", ["from hypothesis.internal.conjecture import engine",
+                                     "from hypothesis import core", "data._draw('integer', {})",
+                                     "check._hypothesis_internal_database_key = b''"])
+def test_a_reach_past_the_door_is_caught(planted, tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text(f"def f(data):\n    {planted}\n")
+    assert engine_reaches(path)

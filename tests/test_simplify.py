@@ -25,8 +25,8 @@ def test_the_simplified_failure_reports_the_case_it_holds():
     assert [i.name for i in failure.case.inputs] == ["x0"]  # the unused input dropped
     assert failure.case.inputs[0].values == (0,)  # all 0 (one value stands for all): the simplest that breaks
     assert failure.verdict.signature() == shrunk.verdict.signature()
-    assert f"replay: {replay_command(SPEC, failure.case, {})}" in str(failure), str(failure)
-    assert replay_command(SPEC, shrunk.case, {}) not in str(failure)
+    assert f"replay: {replay_command(failure.backend, SPEC, failure.case, {})}" in str(failure), str(failure)
+    assert replay_command(failure.backend, SPEC, shrunk.case, {}) not in str(failure)
 
 
 def test_output_items_the_signature_does_not_need_are_dropped():

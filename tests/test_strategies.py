@@ -451,7 +451,7 @@ CONSTANT_FEATURES = {f"python {kind} constant" for kind in ("NoneType", "int", "
 @functools.cache
 def default_draws() -> frozenset[str]:
     """What 2000 derandomized draws of ``cases()`` exercise (the same in every process:
-    ``strategies.draws``). 2000, not
+    ``strategies.engine``). 2000, not
     300: a program's values are mostly computed now, and half of an aiming case's values
     apply a computing op (coverage), so a returned int8 or a buffer is rarer; and the
     engine's draws vary with how fast a process draws (its caches warm): 600 missed a
@@ -756,3 +756,15 @@ def test_a_large_case_shrinks_to_the_smallest_large_shape(seed: int) -> None:
         assert all(i.shape == () for i in case.inputs if i is not large[0]), case
         pytest.xfail(f"known shrink limitation, left in: 0-d inputs beside the large one: {case!r}")
     assert case.values == (Value("input", ("x0",), (), "float32", case.inputs[0].shape),), case
+
+
+def test_the_session_draws_as_the_suite_does_and_a_test_may_draw_plainly():
+    from strategies import engine
+
+    assert engine.drawing_as_the_suite_does()  # conftest.py, for the session
+    with engine.plain_draws():
+        assert not engine.drawing_as_the_suite_does()
+        with engine.suite_draws():
+            assert engine.drawing_as_the_suite_does()
+        assert not engine.drawing_as_the_suite_does()
+    assert engine.drawing_as_the_suite_does()

@@ -224,8 +224,14 @@ class Backend:
     #: or ``dynamic_dims``); empty: static only, and a dynamic case runs at its example alone.
     dynamic: ClassVar[str] = "torch.export's dynamic_shapes"
 
+    #: The fields of ``suites.config.Config`` that ``configure`` reads: what changes this
+    #: frontend's verdicts besides the case (a replay line carries them).
+    settings: ClassVar[tuple[str, ...]] = ()
+    #: Their values, set when the adapter is loaded (``suites.runner.load_backend``).
+    configured: dict[str, Any] = {}  # noqa: RUF012 (replaced per instance, never mutated)
+
     def configure(self, config: Any) -> None:
-        """Take the run's settings (a ``suites.config.Config``) that concern this frontend."""
+        """Take the run's settings (a ``suites.config.Config``) named in ``settings``."""
 
     def unavailable_reason(self) -> str | None:
         """Why this backend cannot run here, or ``None`` when it can."""

@@ -54,6 +54,7 @@ class _TvmBackend(Backend):
     requires = ("tvm",)
     distribution = "apache-tvm"
     tracker = "apache/tvm"
+    settings = ("tvm_target",)
     #: TVM's target string (``configure``).
     target = "llvm"
 

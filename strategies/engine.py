@@ -1,0 +1,194 @@
+"""The one door to Hypothesis's engine: the only module of the project that imports
+``hypothesis.internal`` or ``hypothesis.core``, or calls a private method of the
+engine (``tests/test_layers.py`` holds every other module to that). Hypothesis is
+pinned; an upgrade reads this module and nothing else.
+
+What goes through it:
+
+* the generator's direct draws (``integer_choice``, ``label``, ``span``,
+  ``choice_count``: ``strategies.choices`` and ``strategies.cases``);
+* the seed a run was forced to and the example database's key
+  (``suites.conformance``), and the shrink-time limit a self-test lifts;
+* the suite's draw settings, three settings that no ``settings`` option reaches:
+
+  - Hypothesis mixes into its draws (one in twenty) integer, float and string constants
+    it harvests from every module of the project the process has imported
+    (``providers._get_local_constants``). A derandomised ``ci`` run then draws other
+    cases after an edit of any imported module (one more known row, a changed message),
+    and a process that ran other tests first draws other cases than a fresh one. Off: a
+    case depends on the strategy and the seed alone.
+  - The engine follows each freshly drawn case with up to six mutations of it, which
+    copy one span's choices over another span of the same label
+    (``ConjectureRunner.generate_mutations_from``): in a 2000-case run only about 300
+    cases were drawn afresh, and the rest repeated their parent's swarm, aim and ops,
+    so a nightly run met 63-69% of the op x dtype pairs the generator admits where
+    2000 fresh cases meet 95% (``benchmarks/bench_coverage.py``). The generator draws
+    its own repetition where it matters (an op reads the value before it; output leaves
+    repeat values), so the copies bought little. Off: every generated case is a fresh
+    draw. Shrinking is the engine's own, unchanged.
+  - The generator learns a value's dtype and shape by running its op on tensors of a
+    few elements (``strategies.ops.value_type``), where torch's intra-op threads have
+    nothing to share and spin after each call: on 2 cores they burned about 1 ms of CPU
+    a draw beside its 10, and in a ``pytest -n`` run they take cores from the other
+    workers. One thread, as the worker that compiles and runs a case has
+    (``suites/worker.py``).
+
+  ``suite_draws()`` applies them for a block (the pytest plugin: for the session);
+  ``draw_as_the_suite_does()`` for the rest of a process (the tools and benchmarks);
+  ``plain_draws()`` gives a self-test Hypothesis's own for a block.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import hypothesis
+from hypothesis import core
+from hypothesis.internal.conjecture import engine as _engine
+from hypothesis.internal.conjecture import providers
+from hypothesis.internal.conjecture.engine import ConjectureRunner
+from hypothesis.internal.conjecture.utils import calc_label_from_name
+
+__all__ = ["HYPOTHESIS_VERSION", "choice_count", "draw_as_the_suite_does", "drawing_as_the_suite_does", "forced_seed",
+           "integer_choice", "key_database", "label", "plain_draws", "seeded", "span", "suite_draws",
+           "unlimited_shrinking"]
+
+#: The Hypothesis this module was written against (pyproject.toml pins it).
+HYPOTHESIS_VERSION = "6.155.2"
+if hypothesis.__version__ != HYPOTHESIS_VERSION:
+    raise RuntimeError(f"strategies/engine.py reaches into Hypothesis {HYPOTHESIS_VERSION}'s engine; this is "
+                       f"{hypothesis.__version__}: check each use here against it, then change HYPOTHESIS_VERSION")
+if not callable(getattr(ConjectureRunner, "generate_mutations_from", None)):
+    # Say so rather than run with mutations unnoticed.
+    raise RuntimeError("ConjectureRunner has no generate_mutations_from: strategies/engine.py must learn how "
+                       "this Hypothesis mutates cases")
+
+
+# -- the generator's direct draws ------------------------------------------------------
+
+def label(name: str) -> int:
+    """The engine's label for a span or strategy of this name (what ``st.composite`` uses)."""
+    return calc_label_from_name(name)
+
+
+def integer_choice(data: Any, low: int, high: int, forced: int | None = None) -> int:
+    """``data.draw_integer(low, high, forced=forced)``: the same choice, without checking
+    the arguments and building their record anew each time (a sixth of a choice's cost;
+    ``tests/test_strategies.py`` checks the two agree)."""
+    constraints = _INTEGER_CONSTRAINTS.get((low, high))
+    if constraints is None:
+        constraints = _INTEGER_CONSTRAINTS[low, high] = {"min_value": low, "max_value": high, "weights": None,
+                                                         "shrink_towards": 0}
+    return data._draw("integer", constraints, observe=True, forced=forced)
+
+
+_INTEGER_CONSTRAINTS: dict[tuple[int, int], dict] = {}
+
+
+def choice_count(data: Any) -> int:
+    """How many choices ``data`` has drawn so far."""
+    return len(data.nodes)
+
+
+class span:
+    """``with span(data, label):`` the choices drawn inside, as one span of ``label``
+    (the shrinker deletes or lifts a span whole). A class, not a generator: a case
+    enters a few dozen."""
+
+    __slots__ = ("_data", "_label")
+
+    def __init__(self, data: Any, label: int) -> None:
+        self._data, self._label = data, label
+
+    def __enter__(self) -> None:
+        self._data.start_span(self._label)
+
+    def __exit__(self, *exc: object) -> None:
+        self._data.stop_span()
+
+
+# -- seeds, the example database, shrinking ---------------------------------------------
+
+def forced_seed() -> Any:
+    """The seed the run was given (``--hypothesis-seed``, ``@seed`` at session level), or None."""
+    return core.global_force_seed
+
+
+@contextlib.contextmanager
+def seeded(value: Any) -> Iterator[None]:
+    """The run's forced seed is ``value`` (None: unseeded) for the block."""
+    before, core.global_force_seed = core.global_force_seed, value
+    try:
+        yield
+    finally:
+        core.global_force_seed = before
+
+
+def key_database(test: Callable, key: bytes) -> None:
+    """Key ``test``'s examples in the database by ``key``, not by its source."""
+    test._hypothesis_internal_database_key = key  # type: ignore[attr-defined]
+
+
+@contextlib.contextmanager
+def unlimited_shrinking() -> Iterator[None]:
+    """The engine's shrink-time limit (five minutes) lifted for the block: a self-test
+    that shrinks must reach the minimum on a loaded machine."""
+    before, _engine.MAX_SHRINKING_SECONDS = _engine.MAX_SHRINKING_SECONDS, 3600
+    try:
+        yield
+    finally:
+        _engine.MAX_SHRINKING_SECONDS = before
+
+
+# -- the suite's draw settings -----------------------------------------------------------
+
+_PLAIN = (providers._get_local_constants, ConjectureRunner.generate_mutations_from)
+
+
+def _no_mutations(self: Any, data: Any) -> None:
+    """``generate_mutations_from`` that mutates nothing: the next case is drawn afresh."""
+
+
+def _set(local_constants: Callable, mutations: Callable) -> None:
+    providers._get_local_constants, ConjectureRunner.generate_mutations_from = local_constants, mutations
+
+
+def drawing_as_the_suite_does() -> bool:
+    """Whether the suite's draw settings are in force (no constants, no mutations)."""
+    return (providers._get_local_constants, ConjectureRunner.generate_mutations_from) == (providers.Constants,
+                                                                                         _no_mutations)
+
+
+def draw_as_the_suite_does() -> None:
+    """The suite's draw settings, for the rest of the process."""
+    import torch
+
+    _set(providers.Constants, _no_mutations)
+    torch.set_num_threads(1)
+
+
+@contextlib.contextmanager
+def suite_draws() -> Iterator[None]:
+    """The suite's draw settings for the block; what was in force before, after it."""
+    import torch
+
+    before, threads = (providers._get_local_constants, ConjectureRunner.generate_mutations_from), torch.get_num_threads()
+    draw_as_the_suite_does()
+    try:
+        yield
+    finally:
+        _set(*before)
+        torch.set_num_threads(threads)
+
+
+@contextlib.contextmanager
+def plain_draws() -> Iterator[None]:
+    """Hypothesis's own draws for the block (constants harvested, mutations made)."""
+    before = (providers._get_local_constants, ConjectureRunner.generate_mutations_from)
+    _set(*_PLAIN)
+    try:
+        yield
+    finally:
+        _set(*before)
