@@ -146,12 +146,15 @@ KNOWN: tuple[Known, ...] = (
           "Eager promotes to float (uint8 // 0.75 is a float32 tensor)."),
     Known("tvm-zero-size-matmul-reshape", TVM, "bug", r"Reshape expects the new shape to be convertible",
           "matmul over a 0-size inner dim ((1, 0) @ (0, 1)) fails to build: a reshape from 0 to 1 elements."),
-    Known("tvm-fx-unit-tuple-unwrapped", ("tvm-fx",), "documented", r"/mismatch/container_type: (tuple|list)",
+    Known("tvm-fx-unit-tuple-unwrapped", ("tvm-fx",), "documented",
+          r"^tvm-fx/judge/mismatch/(container_type: (tuple|list)|arity)\b",
           "With unwrap_unit_return_tuple=True, a 1-tuple or 1-list the model returns comes back as the bare value "
           "from from_fx: what the option is documented to do (from_fx's docstring: 'A boolean flag indicating if to "
-          "the return value when it is an unit tuple'). The suite draws the option; a user who sets it gets the "
+          "the return value when it is an unit tuple'). The bare value is a tensor (container_type) or, where the "
+          "unit tuple held a tuple, that tuple (arity). The suite draws the option; a user who sets it gets the "
           "bare value.",
-          "https://github.com/apache/tvm/blob/main/python/tvm/relax/frontend/torch/fx_translator.py"),
+          "https://github.com/apache/tvm/blob/main/python/tvm/relax/frontend/torch/fx_translator.py", (),
+          r"^unwrap_unit_return_tuple: "),
     Known("tvm-layer-norm-low-precision", TVM, "bug", r"layer_norm: only support float",
           "InternalError at build for LayerNorm in bfloat16/float64 instead of a clean rejection."),
     Known("tvm-dynamo-graph-without-inputs", ("tvm-dynamo",), "bug", r"/crash/AssertionError: ?$",

@@ -50,9 +50,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         verdict = execute(load_backend(args.backend, config), case, options)
     known = match(verdict, known_rows(config.corpus))
+    print(f"backend:  {verdict.backend}")
     for name, value in load_backend(args.backend, config).configured.items():
         print(f"{name}: {value}")
-    print(f"backend:  {verdict.backend}\noutcome:  {verdict.outcome} (stage {verdict.stage or '-'})")
+    print(f"outcome:  {verdict.outcome} (stage {verdict.stage or '-'})")
     print(f"signature: {verdict.signature()}")
     if known is not None:
         print(f"known:    {known.id} ({known.kind}) {known.link}\n          {known.reason}")
