@@ -1,5 +1,6 @@
-"""Seed the corpus with the known upstream output bugs (``shared/upstream-bugs.md``),
-each written as a case and re-checked on the frontends installed here:
+"""Seed the corpus with the upstream output bugs the project started from (``SEEDS``
+below, each with its upstream issues and pull requests), each written as a case and
+re-checked on the frontends installed here:
 
     python -m reports.seeds            # re-check all; write/refresh their entries
 
