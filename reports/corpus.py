@@ -122,7 +122,7 @@ def save_finding(failure: Any, corpus: Path = CORPUS, *, status: str = "open",
             meta["count"] += 1
             _write_atomic(meta_path, json.dumps(meta, indent=1, sort_keys=True))
             return directory
-        backend = load_backend(failure.backend_spec)
+        backend = failure.backend
         meta = {
             "id": directory.name, "backend": failure.backend_spec, "options": failure.options,
             "outcome": verdict.outcome, "stage": verdict.stage, "signature": signature, "status": status,
@@ -545,7 +545,8 @@ def main(argv: list[str] | None = None) -> int:
     file_.add_argument("--case", required=True, help="the case as JSON, or a path to a JSON file")
     file_.add_argument("--options", default="{}", help="frontend options as JSON (default {})")
     args = parser.parse_args(argv)
-    corpus = Config.from_environment().corpus
+    config = Config.from_environment()
+    corpus = config.corpus
     if args.command == "list":
         for item in load_entries(corpus):
             if isinstance(item, CorpusError):
@@ -574,7 +575,7 @@ def main(argv: list[str] | None = None) -> int:
                   flush=True)
         print(", ".join(f"{n} {v}" for v, n in sorted(counts.items())))
         return 1 if counts.get("broken") else 0
-    worker = Worker(timeout=300)
+    worker = Worker(timeout=300, config=config)
     try:
         if args.command == "refresh":
             for entry in _selected(args.entries, corpus):
@@ -583,12 +584,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{entry.id}: {len((entry.path / 'repro.py').read_text().splitlines())} lines", flush=True)
             return 0
         text = Path(args.case).read_text() if not args.case.lstrip().startswith("{") else args.case
-        return _file(args.row, args.backend, subject_from_json(text), json.loads(args.options), worker, corpus)
+        return _file(args.row, args.backend, subject_from_json(text), json.loads(args.options), worker, config)
     finally:
         worker.close()
 
 
-def _file(row_id: str, backend_spec: str, case: Subject, options: dict[str, Any], worker: Any, corpus: Path) -> int:
+def _file(row_id: str, backend_spec: str, case: Subject, options: dict[str, Any], worker: Any, config: Config) -> int:
     """Run a hand-written case; if the row explains its verdict, simplify its inputs and
     file it as the row's entry, marked as written by hand."""
 
@@ -597,9 +598,9 @@ def _file(row_id: str, backend_spec: str, case: Subject, options: dict[str, Any]
     if not target.matches(verdict):
         print(f"{row_id} does not explain this case's verdict: {verdict.outcome} {verdict.signature()}")
         return 1
-    failure = ConformanceFailure(load_backend(backend_spec), backend_spec, case, options, verdict)
+    failure = ConformanceFailure(load_backend(backend_spec, config), backend_spec, case, options, verdict)
     failure = simplified(failure, lambda c, o: worker.run(backend_spec, c, o))
-    print(f"{row_id}: {save_finding(failure, corpus, entry=row_id, row=row_id, origin='written by hand')}")
+    print(f"{row_id}: {save_finding(failure, config.corpus, entry=row_id, row=row_id, origin='written by hand')}")
     return 0
 
 
