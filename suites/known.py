@@ -495,6 +495,13 @@ KNOWN: tuple[Known, ...] = (
           "frontend that starts from torch.export crashes. torch's bug (nn.Transformer is not exportable with "
           "the mask its documentation shows).",
           "https://github.com/pytorch/pytorch/issues/134616", ("export",)),
+    Known("export-derived-root-suggestion-crash", ("reference", "tvm-ep", "onnx", "openvino"), "bug",
+          r"/export@dynamic/crash/AssertionError: Cannot create Dim with inconsistent min=N, max=N$",
+          "A program that pins a dynamic dimension to a multiple (torch.tensor_split(x, 3) over a dim declared "
+          "Dim(min=3, max=4)) should fail torch.export with its constraint-violation report and suggested fixes; "
+          "instead the report's own builder (DimConstraints.prettify_results -> _process_derived_dim_roots) creates "
+          "Dim(root, min=k, max=k) for the single value left and Dim's check raises AssertionError. With min=2 the "
+          "same program gets the proper UserError. torch.export's bug, met through each frontend that exports."),
     Known("export-decomposition-lifted-constant", ("tvm-ep", "onnx", "openvino"), "bug",
           r"SpecViolationError: Constant tensor lifted_tensor_N is not in the constants dictionary",
           "transformers' GPT-2 and Llama with use_cache=True export (a DynamicCache is built in forward, and "
@@ -606,9 +613,10 @@ KNOWN: tuple[Known, ...] = (
           "https://github.com/microsoft/onnxruntime/blob/main/docs/OperatorKernels.md", ("session", "session@dynamic")),
     Known("onnx-op-type-outside-spec", ("onnx",), "unsupported",
           r"InvalidGraph: .*Type Error: Type 'tensor\(\w+\)' of input parameter \(\w+\) of operator \(\w+\)",
-          "The ONNX operator has no such input type (bfloat16 Conv, int8/int16/uint8 MatMul): the exporter emits it "
-          "unchecked and ONNX Runtime rejects the model, naming op and type, when the session is created.",
-          "https://onnx.ai/onnx/operators/onnx__Conv.html", ("session",)),
+          "The ONNX operator has no such input type (bfloat16 Conv, int8/int16/uint8 MatMul, bool Add, int8 Floor "
+          "and Pow): the exporter emits it unchecked and ONNX Runtime rejects the model, naming op and type, when "
+          "the session is created.",
+          "https://onnx.ai/onnx/operators/onnx__Conv.html", ("session", "session@dynamic")),
     Known("onnx-no-function-for-op", ("onnx",), "unsupported",
           r"/onnx-export/crash/ConversionError: DispatchError: No ONNX function found for <OpOverload\(op='aten\.\w+'",
           "The exporter has no ONNX function for this aten overload (aten.sort.stable) and says so, naming it.",
@@ -636,10 +644,12 @@ KNOWN: tuple[Known, ...] = (
           "aten_bitwise_right_shift pick the output type by bit width alone and cast the result to the signed "
           "one (8 bits: INT8), whatever the input's signedness."),
     Known("openvino-unconverted-op", ("openvino",), "unsupported",
-          r"/convert/crash/OpConversionFailure: Check 'false' failed at src/frontends/common_translators/src/"
+          r"/convert(@dynamic)?/crash/OpConversionFailure: Check 'false' failed at src/frontends/common_translators/src/"
           r"unconverted_ops_report\.cpp",
-          "convert_model has no translator for an op in the graph (aten.sort.stable) and reports the unconverted ops.",
-          "https://docs.openvino.ai/2026/openvino-workflow/model-preparation/convert-model-pytorch.html", ("convert",)),
+          "convert_model has no translator for an op in the graph (aten.sort.stable; sym_max of a dynamic size) and "
+          "reports the unconverted ops.",
+          "https://docs.openvino.ai/2026/openvino-workflow/model-preparation/convert-model-pytorch.html",
+          ("convert", "convert@dynamic")),
     Known("onnx-sdpa-not-4d", ("onnx",), "unsupported",
           r"/onnx-export/crash/ConversionError: AssertionError: only ND query, key, and value are supported",
           "The exporter's scaled_dot_product_attention takes 4-D query, key and value only and says so; PyTorch "
