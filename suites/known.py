@@ -870,6 +870,12 @@ KNOWN: tuple[Known, ...] = (
           "or a parameter) and an input (self.s0 + x0, float32 or int8, in place or not): VM codegen meets a Relax "
           "operator no pass lowered. x0 + x0 builds; compiled without dynamic=True, the same program builds. (Once "
           "tvm-dynamo-dynamic-buffer-mul-codegen: found as an int8 buffer multiplied in place, which plays no part.)"),
+    Known("tvm-dynamo-dynamic-size-output", ("tvm-dynamo",), "bug",
+          r"^tvm-dynamo/compile-on-call@\w+/crash/ValueError: Unsupported type <class 'int'>$",
+          "A size returned beside a tensor (return x.neg(), x.shape[0]) under torch.compile(dynamic=True) or "
+          "mark_dynamic: the graph returns the symbolic size, the Relax VM hands it back as a Python int, and "
+          "relax_dynamo's exec_tvm -> to_torch_tensor (tvm/relax/frontend/torch/dynamo.py) converts only tensors "
+          "and tuples and raises ValueError. Statically the size is a constant dynamo returns itself: it runs."),
     Known("tvm-dynamo-dynamic-roll-symbolic-shift", ("tvm-dynamo",), "bug",
           r"^tvm-dynamo/[\w-]+@\w+/crash/TypeError: Unsupported type for shift/dim: <class 'tvm\.ir\.expr\.Var'>",
           "torch.roll over a dynamic dim: relax_dynamo's roll converter takes the shift and dim as Python ints and "
