@@ -870,6 +870,26 @@ KNOWN: tuple[Known, ...] = (
           "or a parameter) and an input (self.s0 + x0, float32 or int8, in place or not): VM codegen meets a Relax "
           "operator no pass lowered. x0 + x0 builds; compiled without dynamic=True, the same program builds. (Once "
           "tvm-dynamo-dynamic-buffer-mul-codegen: found as an int8 buffer multiplied in place, which plays no part.)"),
+    Known("tvm-dynamo-dynamic-unbind-symbolic-dim", ("tvm-dynamo",), "bug",
+          r"^tvm-dynamo/[\w-]+@\w+/crash/(BackendCompilerFailed: )?AttributeError: 'Var' object has no attribute "
+          r"'value'$",
+          "x.unbind(0) under torch.compile(dynamic=True) or mark_dynamic: the fx translator's _unbind reads the "
+          "unbound dim's length as a constant (shape[dim].value), and under dynamic shapes it is a symbolic tir.Var, "
+          "so relax_dynamo fails with AttributeError. Statically it converts."),
+    Known("tvm-dynamo-dynamic-layer-norm-symbolic-eps", ("tvm-dynamo",), "bug",
+          r"^tvm-dynamo/[\w-]+@\w+/crash/(BackendCompilerFailed: )?TypeError: Mismatched type on argument #N when "
+          r"calling: `relax\.op\.nn\.layer_norm\(.*Expected `float` but got `ffi\.OpaquePyObject`$",
+          "nn.LayerNorm under torch.compile(dynamic=True): dynamo no longer specialises float attributes there, so "
+          "the graph hands the module's eps to layer_norm as a symbolic float, and the fx translator's "
+          "_layer_norm_impl passes it on to relax.op.nn.layer_norm, whose epsilon must be a Python float. "
+          "Statically it converts."),
+    Known("tvm-dynamo-dynamic-size-expression-slice", ("tvm-dynamo",), "bug",
+          r"^tvm-dynamo/[\w-]+@\w+/crash/(BackendCompilerFailed: )?TypeError: Cannot convert floordiv with type "
+          r"<class 'torch\.fx\.node\.Node'> to `relax\.Expr`$",
+          "x.narrow(0, 0, x.size(0) // 2) under torch.compile(dynamic=True): the length is an fx node computing "
+          "floordiv of a symbolic size, and the translator's strided_slice hands it to convert_to_expr, which "
+          "converts constants and Relax values but not a size expression left as an fx Node. Statically the "
+          "length is a constant."),
     Known("tvm-dynamo-dynamic-size-output", ("tvm-dynamo",), "bug",
           r"^tvm-dynamo/compile-on-call@\w+/crash/ValueError: Unsupported type <class 'int'>$",
           "A size returned beside a tensor (return x.neg(), x.shape[0]) under torch.compile(dynamic=True) or "

@@ -1,0 +1,17 @@
+# unbind: BackendCompilerFailed: AttributeError: 'Var' object has no attribute 'value' (tvm-dynamo)
+# apache-tvm 0.27.0.post1, torch 2.13.0+cpu. Exits 1 while the bug reproduces.
+import torch
+from tvm.relax.frontend.torch import relax_dynamo
+
+
+class Model(torch.nn.Module):
+    def forward(self, x0):
+        v0 = torch.unbind(x0, dim=0)
+        return v0
+
+
+model = Model().eval()
+args, kwargs = (torch.full((2, 2), 0.0, dtype=torch.float32), ), {}
+print("eager:   ", model(*args, **kwargs))
+actual = torch.compile(model, backend=relax_dynamo(), dynamic=True)(*args, **kwargs)
+print("no error: the bug is gone")
