@@ -112,7 +112,7 @@ KNOWN: tuple[Known, ...] = (
     Known("tvm-ep-python-scalar-output", ("tvm-ep",), "unsupported",
           r"Unsupported output type in exported graph output: <class '(int|float|bool)'>",
           "from_exported_program rejects Python int/float/bool outputs (constants, x.shape[d]).",
-          "", ("import",)),
+          "", ("import", "import@dynamic")),
     Known("tvm-fx-low-precision-params", ("tvm-fx",), "unsupported",
           r"Unsupported data type for model parameters: (bfloat|float)N",
           "from_fx rejects float16/bfloat16 parameters with a clear message.", "", ("import",)),
