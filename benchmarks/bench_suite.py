@@ -500,6 +500,9 @@ def test_command(slowest: int = 15) -> None:
     outcome = next((line.strip("= ") for line in reversed(lines) if line.startswith("=") and " in " in line), "no summary")
     first = next((i for i, line in enumerate(lines) if "slowest" in line and "durations" in line), len(lines))
     items = [line.split(None, 2) for line in lines[first + 1:first + 1 + slowest] if line[:1].isdigit()]
+    if done.returncode:  # which items failed, beside the stamped figures (to stderr: not into the docs)
+        summary = next((i for i, line in enumerate(lines) if "short test summary info" in line), len(lines))
+        print("\n".join(lines[summary:]) or done.stderr[-4000:], file=sys.stderr, flush=True)
     print(f"- `bash scripts/test.sh`: {seconds // 60:.0f} min {seconds % 60:.0f} s wall, exit {done.returncode}")
     print(f"- pytest: {outcome}\n")
     print("| s | phase | item |\n|---:|---|---|")
