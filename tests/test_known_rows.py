@@ -120,3 +120,19 @@ def test_a_clean_rejection_counts_as_passed_and_a_known_bug_does_not():
     assert passed_or_rejected_cleanly(rejected, match(rejected)) and counted_outcome(rejected, match(rejected)) == "unsupported"
     assert not passed_or_rejected_cleanly(bug, match(bug)) and counted_outcome(bug, match(bug)) == "crash"
     assert passed_or_rejected_cleanly(Verdict("tvm-ep", "pass"), None)
+
+
+@pytest.mark.parametrize("difference", [
+    {"path": "", "kind": "container_type", "expected": "tuple", "actual": "Tensor"},
+    {"path": "", "kind": "arity", "expected": "1", "actual": "2"},
+])
+def test_the_documented_unwrap_row_needs_the_option_the_adapter_notes(difference):
+    """from_fx's unwrap_unit_return_tuple is documented: the row explains the unit tuple
+    returned bare only where the adapter saw the option unwrap it; the same difference
+    without that note is somebody else's bug and stays new."""
+    def verdict(notes: list[str]) -> Verdict:
+        return Verdict("tvm-fx", "mismatch", "judge", differences=[{**difference, "detail": ""}], notes=notes)
+
+    unwrapped = match(verdict(["unwrap_unit_return_tuple: the unit tuple or list is returned bare"]))
+    assert unwrapped is not None and unwrapped.id == "tvm-fx-unit-tuple-unwrapped"
+    assert match(verdict([])) is None
