@@ -44,7 +44,10 @@ SPECIALISING_OPS = frozenset({"take_along_dim"})
 #: torch.export also specialises a size computed from a symbol at 0 and 1 (it guards
 #: ``s // 2 != 1``): a case with these ops declares no range whose sizes reach that, so
 #: each symbol's minimum is at least this (and a smaller example declares nothing).
-SMALLEST_SIDE = {"narrow_half": 4, "split_heads": 4, "slice_but_last": 3, "flatten_batch": 2}
+#: strided_slice (``x[:, start::step]``, start up to 1, step up to 3) keeps
+#: ``(n - start) // step`` rounded up, which export guards the same way
+#: (``(1 + s) // 2 != 1``, met at a range's minimum by the nightly): n above start + step.
+SMALLEST_SIDE = {"narrow_half": 4, "split_heads": 4, "slice_but_last": 3, "flatten_batch": 2, "strided_slice": 5}
 #: No input grows past this many elements at the range's maximum (the large class's bound).
 MAX_DYNAMIC_NUMEL = 1 << 16
 
