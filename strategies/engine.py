@@ -144,28 +144,44 @@ def unlimited_shrinking() -> Iterator[None]:
 
 # -- the suite's draw settings -----------------------------------------------------------
 
-_PLAIN = (providers._get_local_constants, ConjectureRunner.generate_mutations_from)
-
-
 def _no_mutations(self: Any, data: Any) -> None:
     """``generate_mutations_from`` that mutates nothing: the next case is drawn afresh."""
+
+
+def _hooks() -> tuple[Callable, Callable]:
+    """The two engine hooks the draw settings replace: where constants come from, and the mutations."""
+    return providers._get_local_constants, ConjectureRunner.generate_mutations_from
 
 
 def _set(local_constants: Callable, mutations: Callable) -> None:
     providers._get_local_constants, ConjectureRunner.generate_mutations_from = local_constants, mutations
 
 
+#: Hypothesis's own hooks, and the suite's (no constants harvested, no mutations).
+_PLAIN = _hooks()
+_SUITE = (providers.Constants, _no_mutations)
+
+
+@contextlib.contextmanager
+def _hooks_for_block(hooks: tuple[Callable, Callable]) -> Iterator[None]:
+    before = _hooks()
+    _set(*hooks)
+    try:
+        yield
+    finally:
+        _set(*before)
+
+
 def drawing_as_the_suite_does() -> bool:
     """Whether the suite's draw settings are in force (no constants, no mutations)."""
-    return (providers._get_local_constants, ConjectureRunner.generate_mutations_from) == (providers.Constants,
-                                                                                         _no_mutations)
+    return _hooks() == _SUITE
 
 
 def draw_as_the_suite_does() -> None:
     """The suite's draw settings, for the rest of the process."""
     import torch
 
-    _set(providers.Constants, _no_mutations)
+    _set(*_SUITE)
     torch.set_num_threads(1)
 
 
@@ -174,21 +190,17 @@ def suite_draws() -> Iterator[None]:
     """The suite's draw settings for the block; what was in force before, after it."""
     import torch
 
-    before, threads = (providers._get_local_constants, ConjectureRunner.generate_mutations_from), torch.get_num_threads()
-    draw_as_the_suite_does()
-    try:
-        yield
-    finally:
-        _set(*before)
-        torch.set_num_threads(threads)
+    threads = torch.get_num_threads()
+    with _hooks_for_block(_SUITE):
+        torch.set_num_threads(1)
+        try:
+            yield
+        finally:
+            torch.set_num_threads(threads)
 
 
 @contextlib.contextmanager
 def plain_draws() -> Iterator[None]:
     """Hypothesis's own draws for the block (constants harvested, mutations made)."""
-    before = (providers._get_local_constants, ConjectureRunner.generate_mutations_from)
-    _set(*_PLAIN)
-    try:
+    with _hooks_for_block(_PLAIN):
         yield
-    finally:
-        _set(*before)

@@ -43,15 +43,16 @@ def main(argv: list[str] | None = None) -> int:
     options = json.loads(args.options)
     if args.source and isinstance(case, (Case, Architecture)):
         print(to_source(case) if isinstance(case, Case) else architecture_source(case))
+    backend = load_backend(args.backend, config)
     if args.isolate:
         worker = Worker(config=config)
         verdict = worker.run(args.backend, case, options)
         worker.close()
     else:
-        verdict = execute(load_backend(args.backend, config), case, options)
+        verdict = execute(backend, case, options)
     known = match(verdict, known_rows(config.corpus))
     print(f"backend:  {verdict.backend}")
-    for name, value in load_backend(args.backend, config).configured.items():
+    for name, value in backend.configured.items():
         print(f"{name}: {value}")
     print(f"outcome:  {verdict.outcome} (stage {verdict.stage or '-'})")
     print(f"signature: {verdict.signature()}")

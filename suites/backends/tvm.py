@@ -292,7 +292,7 @@ class TvmFx(_TvmBackend):
         flat, inputs = _traced_module(ctx)
         with ctx.stage("trace"):
             graph_module = torch.fx.symbolic_trace(flat)
-        returned = next(iter(graph_module.graph.find_nodes(op="output"))).args[0]
+        returned = graph_module.graph.output_node().args[0]
         if ctx.options.get("unwrap_unit_return_tuple") and isinstance(returned, (tuple, list)) and len(returned) == 1:
             # from_fx's output node: `if unwrap_unit_return_tuple and len(args[0]) == 1`, its documented option
             ctx.notes.append("unwrap_unit_return_tuple: the unit tuple or list is returned bare")
