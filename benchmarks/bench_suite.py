@@ -310,7 +310,7 @@ def shrink(seeds: int) -> None:
             found = match(verdict, ROWS)
             if found is None:
                 others.add(verdict.signature())
-            return found or Known("new", ("*",), "bug", "", "")
+            return found or Known(id="new", backends=("*",), kind="bug", reason="")
 
         results, ops = [], ""
         for s in range(seeds):

@@ -78,6 +78,14 @@ class Entry:
     def id(self) -> str:
         return self.meta["id"]
 
+    @property
+    def notes(self) -> str:
+        """The investigation behind the entry's row (``notes.md`` without its title), or empty."""
+        path = self.path / "notes.md"
+        if not path.exists():
+            return ""
+        return " ".join(line for line in path.read_text().splitlines() if not line.startswith("# ")).strip()
+
 
 def _write_atomic(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -221,8 +229,8 @@ def open_rows(entries: list[Entry | CorpusError] | None = None) -> tuple[Known, 
     (on the backend's spec and on the name its verdicts carry: a plugin's differ)."""
     entries = load_entries() if entries is None else entries
     return tuple(
-        Known(e.id, (e.meta["backend"], Signature.parse(e.meta["signature"]).backend), "bug",
-              f"^{re.escape(e.meta['signature'])}$", e.meta["headline"], " ".join(e.meta["upstream"]))
+        Known(id=e.id, backends=(e.meta["backend"], Signature.parse(e.meta["signature"]).backend), kind="bug",
+              signature=e.meta["signature"], reason=e.meta["headline"], link=" ".join(e.meta["upstream"]))
         for e in entries if isinstance(e, Entry) and e.meta["status"] == "open"
     )
 
@@ -540,7 +548,7 @@ def main(argv: list[str] | None = None) -> int:
     refresh_ = sub.add_parser("refresh", help="simplify entries' inputs and write their reproducers anew")
     refresh_.add_argument("entries", nargs="*", help="entry ids (default: all)")
     file_ = sub.add_parser("file", help="file a case written by hand as a row's entry (where find cannot reach it)")
-    file_.add_argument("row", help="the row's id in suites/known.py")
+    file_.add_argument("row", help="the row's id in suites.known")
     file_.add_argument("--backend", required=True, help="built-in name or package.module:ClassName")
     file_.add_argument("--case", required=True, help="the case as JSON, or a path to a JSON file")
     file_.add_argument("--options", default="{}", help="frontend options as JSON (default {})")

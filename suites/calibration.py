@@ -38,6 +38,7 @@ import json
 import os
 from collections import Counter
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -155,7 +156,7 @@ def cache_key(backend: Backend) -> str:
     """What a cached calibration is valid for: the frontend's version, the generator's
     vocabulary and the known table."""
     vocabulary = json.dumps([sorted((n, o.family) for n, o in OPS.items()), CONTAINER_KINDS,
-                             [(k.id, k.kind, k.backends, k.pattern, k.stages) for k in KNOWN]])
+                             [(k.id, k.kind, repr(replace(k, reason='', link='', no_entry=''))) for k in KNOWN]])
     return f"{backend.version()} / generator+table {hashlib.sha256(vocabulary.encode()).hexdigest()[:12]}"
 
 

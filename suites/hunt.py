@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -42,18 +41,18 @@ __all__ = ["focus_ops", "hunt"]
 ITEM_SECONDS = Path(__file__).with_name("ci-item-seconds.json")
 
 #: Stands in for "known" for every verdict that is not the hunted row's.
-_ELSEWHERE = Known("elsewhere", ("*",), "bug", "", "")
+_ELSEWHERE = Known(id="elsewhere", backends=("*",), kind="bug", reason="")
 
 
 def focus_ops(target: Known, backend_spec: str, findings: Path | None = None) -> tuple[str, ...]:
-    """The ops ``target`` names in its pattern, those of the verdicts it explained on
+    """The ops ``target`` names in its fields, those of the verdicts it explained on
     ``backend_spec`` in the last ``ci`` survey (``suites.known.SURVEY``) and, given a
     run's ``findings.json``, those of the example cases of the row there, with every op
     that computes nothing (inputs, views, state, constants); empty when none names an
     op."""
     verdicts = [v for v in json.loads(SURVEY.read_text()) if v["backend"] == backend_spec]
     named = {part for (_, op) in root_causes(target, verdicts) for part in op.split("+") if part in OPS}
-    named |= {word for word in re.findall(r"[a-z_]+", target.pattern) if word in OPS}
+    named |= {op for op in target.named_ops() if op in OPS}
     if findings is not None and findings.exists():
         examples = json.loads(findings.read_text()).get("absorbed", {}).get(target.id, {}).values()
         named |= {v["op"] for e in examples if e["backend"] == backend_spec and "case" in e
@@ -143,7 +142,7 @@ def find(row_id: str, backend_spec: str | None, examples: int, worker: Worker, f
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m suites.hunt",
                                      description="find and shrink known rows' bugs, and file each as the row's entry")
-    parser.add_argument("rows", nargs="*", help="row ids in suites/known.py (default: every row without an entry)")
+    parser.add_argument("rows", nargs="*", help="row ids of suites.known (default: every row without an entry)")
     parser.add_argument("--backend", help="the backend to search (default: each of the row's, in turn)")
     parser.add_argument("--examples", type=int, default=1000, help="cases to try per backend (default 1000)")
     parser.add_argument("--input-trees", action="store_true", help="draw inputs in trees, beside None and flags "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-__all__ = ["WRAPPER", "Signature"]
+__all__ = ["WRAPPER", "Difference", "Signature"]
 
 #: dynamo wraps an error raised inside a backend call: the inner error is the cause.
 WRAPPER = "BackendCompilerFailed: "
@@ -55,3 +55,69 @@ class Signature:
     def trigger(self) -> str:
         """The op alone (``cumsum`` of ``cumsum on int32 0-size``)."""
         return self.op.split(" on ")[0]
+
+    # -- the parts a known-table row matches, field by field ------------------------------
+
+    @property
+    def base_stage(self) -> str:
+        """The stage without its size role (``judge`` of ``judge@max``)."""
+        return self.stage.partition("@")[0]
+
+    @property
+    def size_role(self) -> str:
+        """Which size of a dynamic case (``max`` of ``judge@max``; ``dynamic`` where the
+        stage compiled the dynamic program); empty for a static case."""
+        return self.stage.partition("@")[2]
+
+    @property
+    def message(self) -> str:
+        """A crash's or a hang's masked message, without its error type (the inner
+        error's of a wrapper); empty for a mismatch."""
+        if self.outcome == "mismatch":
+            return ""
+        what = self.what.removeprefix(WRAPPER)
+        return what.split(": ", 1)[1] if self.error_type and ": " in what else what.removeprefix(f"{self.error_type}:")
+
+    @property
+    def difference(self) -> Difference:
+        """A mismatch's ``what`` in its parts (all empty for a crash)."""
+        if self.outcome != "mismatch":
+            return Difference()
+        what, state = self.what, self.what.startswith("state ")
+        what = what.removeprefix("state ")
+        head, colon, detail = what.partition(": ")
+        kind, _, special = head.partition(" ")
+        expected = got = ""
+        if colon and " -> " in detail:  # dtype, leaf_type, container_type: eager's, then the frontend's
+            expected, got = (side.strip().removeprefix("torch.") for side in detail.split(" -> ", 1))
+            if kind == "leaf_type":  # a Python number's type, without its value
+                expected, got = expected.split(" ")[0], got.split(" ")[0]
+        elif colon:  # values: the leaf's dtype, then a special value gone wrong
+            expected, _, special = detail.partition(" ")
+        return Difference(kind, state, expected, got, special)
+
+    @property
+    def chain(self) -> tuple[str, ...]:
+        """The ops a process that died ran (``cumsum+add``), or the differing leaf's op."""
+        return tuple(self.trigger.split("+")) if self.trigger else ()
+
+    @property
+    def zero_size(self) -> bool:
+        """A process that died had an empty tensor among its inputs or values."""
+        return self.op.endswith(" 0-size")
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A mismatch's kind of difference and its details, as a signature writes them."""
+
+    #: ``values``, ``dtype``, ``shape``, ``arity``, ``container_type``, ``leaf_type``, ``mutation_lost`` ...
+    kind: str = ""
+    #: In a buffer or an input after the call, not in the output.
+    state: bool = False
+    #: Eager's side: the dtype of a ``values`` or ``dtype`` difference, the type of a ``leaf_type``.
+    expected: str = ""
+    #: The frontend's side of a ``dtype``, ``leaf_type`` or ``container_type`` difference.
+    got: str = ""
+    #: A class of its own: ``0-d``, ``NaN lost``, ``NaN made``, ``inf lost``, ``inf made``.
+    special: str = ""

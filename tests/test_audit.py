@@ -25,7 +25,7 @@ def _entry(tmp_path, lines: int, **meta) -> Entry:
 
 
 def test_the_audit_catches_a_long_reproducer_and_a_row_nobody_searched(tmp_path):
-    row = Known("a-row", ("onnx",), "bug", r"x", "a reason")
+    row = Known(id="a-row", backends=("onnx",), kind="bug", message=r"x", reason="a reason")
     found = audit((row,), [_entry(tmp_path / "long", MAX_REPRODUCER_LINES + 1)])
     assert found.unsearched == ["a-row"] and found.long == [("long", MAX_REPRODUCER_LINES + 1)]
     assert found.problems == 2

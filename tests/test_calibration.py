@@ -61,8 +61,8 @@ class _PlainOrderedDict(metaclass=_PlainOrderedDictMeta):
 
 
 ROOT = Path(__file__).resolve().parents[1]
-NO_ORDERED_DICT = Known("harness-no-ordered-dict", ("*",), "unsupported",
-                        r"NotImplementedError: OrderedDict outputs are not supported", "")
+NO_ORDERED_DICT = Known(id="harness-no-ordered-dict", backends=("*",), kind="unsupported", errors=("NotImplementedError",),
+                        message=r"OrderedDict outputs are not supported", reason="")
 
 
 def table(verdict):

@@ -23,7 +23,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("shared types and settings", ("suites.backends.base", "suites.oracle", "suites.signature", "suites.config", "suites.own",
                                    "suites.database", "suites.schedule")),
     ("execution", ("suites.runner", "suites.worker", "suites.versions", "suites.backends.*")),
-    ("judgement", ("suites.known",)),
+    ("judgement", ("suites.known", "suites.known.*")),
     ("the property", ("suites.conformance", "suites.simplify", "suites.calibration")),
     ("the corpus", ("reports.reproducer", "reports.corpus")),
     ("reports", ("reports.page", "reports.summary", "reports.merge", "reports.findings", "reports.audit")),

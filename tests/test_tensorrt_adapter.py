@@ -401,7 +401,8 @@ def test_known_bug_entries_are_well_formed():
         assert row.backends and set(row.backends) <= set(NAMES)
         assert row.kind == "bug"
         assert re.fullmatch(r"https://github\.com/pytorch/TensorRT/(issues|pull)/\d+", row.link)
-        re.compile(row.pattern)
+        for form in (row, *row.also):
+            re.compile(form.message)
 
 
 def _crash(error_type: str, message: str) -> Verdict:

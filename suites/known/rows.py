@@ -1,0 +1,223 @@
+"""A row of the known table and how it matches a verdict: field by field.
+
+A row is keyword-only fields, each compared with one part of the verdict's signature
+(``suites.signature.Signature``); a field left at its default matches anything. Only a
+frontend's error text is a regular expression (``message``); every other field is a
+tuple of the values it accepts. A row of one cause that shows in two forms lists the
+second in ``also``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields, replace
+from typing import Any, Protocol
+
+from ..signature import Signature
+
+__all__ = ["Known", "SignatureOnly", "When", "counted_outcome", "match", "passed_or_rejected_cleanly"]
+
+
+class _Verdict(Protocol):
+    """As much of ``suites.runner.Verdict`` as a row reads."""
+
+    backend: str
+    outcome: str
+    stage: str
+    notes: list[str]
+    differences: Any
+
+    def as_signature(self) -> Signature: ...
+
+
+@dataclass(frozen=True, kw_only=True)
+class When:
+    """What a verdict's signature must show, field by field; an empty field: anything."""
+
+    #: The stage, without its size role (``import``, ``build``, ``judge``, ``compile-on-call``...).
+    stages: tuple[str, ...] = ()
+    #: A dynamic case only (True), a static one only (False), either (None).
+    dynamic: bool | None = None
+    #: The size roles of a dynamic case (``min``, ``max``, ``example``, ``interior``, ``one``, ``dynamic``).
+    sizes: tuple[str, ...] = ()
+    #: ``crash``, ``mismatch`` or ``hang``.
+    outcome: str = ""
+    #: A crash's error type (the inner error's, under dynamo's wrapper).
+    errors: tuple[str, ...] = ()
+    #: A regular expression searched in a crash's masked message: the frontend's own words.
+    message: str = ""
+    #: A mismatch's kind of difference (``values``, ``dtype``, ``shape``, ``arity``, ...).
+    differences: tuple[str, ...] = ()
+    #: In the state after the call (True), in the output (False), either (None).
+    state: bool | None = None
+    #: Eager's side: the dtype of a ``values`` or ``dtype`` difference, the type of a ``leaf_type``.
+    expected: tuple[str, ...] = ()
+    #: The frontend's side of a ``dtype``, ``leaf_type`` or ``container_type`` difference.
+    got: tuple[str, ...] = ()
+    #: The special class of a mismatch (``0-d``, ``NaN lost``...; ``""`` for none); None: any.
+    special: tuple[str, ...] | None = None
+    #: The op of the differing leaf, or a run of the ops a dead process ran (``a+b``).
+    ops: tuple[str, ...] = ()
+    #: The ops a dead process ran are exactly one of ``ops`` (not a longer chain holding it).
+    alone: bool = False
+    #: A dead process had an empty tensor (True), had none (False), either (None).
+    zero_size: bool | None = None
+    #: A regular expression one of the verdict's notes (what the adapter saw) must match.
+    note: str = ""
+    #: The whole signature, exactly (an open corpus entry's row).
+    signature: str = ""
+
+    def fits(self, signature: Signature, notes: list[str]) -> bool:
+        """Every field this form sets agrees with the signature (and the notes)."""
+        if self.signature:
+            return str(signature) == self.signature
+        if self.stages and signature.base_stage not in self.stages:
+            return False
+        if self.dynamic is not None and bool(signature.size_role) != self.dynamic:
+            return False
+        if self.sizes and signature.size_role not in self.sizes:
+            return False
+        if self.outcome and signature.outcome != self.outcome:
+            return False
+        if self.errors and signature.error_type not in self.errors:
+            return False
+        if self.message and (signature.outcome == "mismatch" or not re.search(self.message, signature.message)):
+            return False
+        difference = signature.difference
+        if self.differences and difference.kind not in self.differences:
+            return False
+        if self.state is not None and difference.state != self.state:
+            return False
+        if self.expected and difference.expected not in self.expected:
+            return False
+        if self.got and difference.got not in self.got:
+            return False
+        if self.special is not None and signature.outcome == "mismatch" and difference.special not in self.special:
+            return False
+        if self.ops and not any(_runs(signature.chain, op.split("+"), self.alone) for op in self.ops):
+            return False
+        if self.zero_size is not None and signature.zero_size != self.zero_size:
+            return False
+        return not self.note or any(re.search(self.note, n) for n in notes)
+
+    def describe(self) -> str:
+        """The fields this form sets, as a reader would write them (``stages=import; errors=ValueError``)."""
+        parts = []
+        for f in fields(When):
+            value = getattr(self, f.name)
+            if value != f.default:
+                shown = "|".join(v or "none" for v in value) if isinstance(value, tuple) else value
+                parts.append(f"{f.name}={shown}")
+        return "; ".join(parts) or "anything"
+
+    def named_ops(self) -> tuple[str, ...]:
+        """The ops this form names (the hunt narrows its programs to them)."""
+        return tuple(part for op in self.ops for part in op.split("+"))
+
+
+def _runs(chain: tuple[str, ...], run: list[str], alone: bool) -> bool:
+    """``run`` is ``chain`` (``alone``) or a stretch of it."""
+    if alone:
+        return list(chain) == run
+    return any(list(chain[i:i + len(run)]) == run for i in range(len(chain) - len(run) + 1))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Known(When):
+    """A row: what the frontend does not support, or a bug already on file.
+
+    Rows of kind ``unsupported`` turn a clean compile-time rejection into the
+    ``unsupported`` outcome, and so a mismatch made only of mutations not written back
+    where the frontend documents that it drops them; ``bug`` rows are real bugs (crash,
+    hang or mismatch) already on file; ``documented`` rows are results that differ from
+    eager where the frontend documents that they do (counted apart, never reported
+    upstream). An error dynamo wraps (``BackendCompilerFailed``) is matched as its inner
+    error raised at the row's stages: a row names a root cause, never the wrapper.
+    """
+
+    id: str
+    #: The backend specs (or the names their verdicts carry) the row is about; ``("*",)``: any.
+    backends: tuple[str, ...]
+    kind: str  # "unsupported" | "bug" | "documented"
+    #: One paragraph: what fails, on what, and why where it is known.
+    reason: str
+    link: str = ""
+    #: A second form of the same cause (another op of one converter, say).
+    also: tuple[When, ...] = ()
+    #: Why a ``bug`` row of a CPU frontend has no corpus entry; empty = it has one.
+    no_entry: str = ""
+
+    def matches(self, verdict: _Verdict) -> bool:
+        if self.backends != ("*",) and verdict.backend not in self.backends:
+            return False
+        if self.kind == "unsupported" and verdict.outcome not in ("crash", "unsupported") and not (
+                verdict.outcome == "mismatch" and _only_lost_mutations(verdict)):
+            return False
+        signature = verdict.as_signature()  # computed once: this runs for every row on every case
+        forms: tuple[When, ...] = (self, *self.also)
+        if signature.wrapped:  # as if the row's stage inside dynamo's backend call had raised the inner error
+            signature = signature.unwrapped(verdict.stage)
+            forms = tuple(replace(form, stages=(), dynamic=form.dynamic or None) for form in forms)
+        return any(form.fits(signature, verdict.notes) for form in forms)
+
+    def named_ops(self) -> tuple[str, ...]:
+        return tuple(op for form in (self, *self.also) for op in When.named_ops(form))
+
+    def describe(self) -> str:
+        return " or ".join(When.describe(form) for form in (self, *self.also))
+
+
+def _only_lost_mutations(verdict: _Verdict) -> bool:
+    """Every difference is a mutation not written back: a frontend that documents that it
+    drops mutations is then within its promise (an ``unsupported`` row may say so)."""
+    return bool(verdict.differences) and all(d["kind"] == "mutation_lost" for d in verdict.differences)
+
+
+def counted_outcome(verdict: _Verdict, known: Known | None) -> str:
+    """The outcome a verdict counts as: ``unsupported`` where a row of that kind explains
+    it (a clean rejection, or mutations a frontend documents that it drops), else its own."""
+    return "unsupported" if known is not None and known.kind == "unsupported" else verdict.outcome
+
+
+def passed_or_rejected_cleanly(verdict: _Verdict, known: Known | None) -> bool:
+    """Nothing to report: the case passed, or the frontend refused it as a row says it does."""
+    return counted_outcome(verdict, known) in ("pass", "unsupported")
+
+
+def match(verdict: _Verdict, rows: tuple[Known, ...]) -> Known | None:
+    """The first of ``rows`` that explains this verdict. The suite passes the table and
+    the open corpus entries' rows (``reports.corpus.known_rows``)."""
+    if verdict.outcome == "pass":
+        return None
+    return next((row for row in rows if row.matches(verdict)), None)
+
+
+@dataclass
+class SignatureOnly:
+    """A recorded verdict: as much of ``Verdict`` as ``Known.matches`` reads."""
+
+    backend: str
+    outcome: str
+    stage: str
+    notes: list[str]
+    _signature: str
+    differences: tuple = ()
+
+    @classmethod
+    def recorded(cls, signature: str, backend: str, notes: list[str]) -> SignatureOnly:
+        """A verdict recorded by its signature (a survey's, an entry's). One a row counted
+        as ``unsupported`` is recorded under that outcome: it is read back as what it was,
+        a crash or a mismatch of lost mutations."""
+        parts = Signature.parse(signature)
+        differences: tuple[dict[str, str], ...] = ()
+        if parts.outcome == "unsupported":
+            lost = parts.what.startswith("state mutation_lost")
+            differences = ({"kind": "mutation_lost"},) if lost else ()
+            parts = replace(parts, outcome="mismatch" if lost else "crash")
+        return cls(backend, parts.outcome, parts.stage, notes, str(parts), differences)
+
+    def signature(self) -> str:
+        return self._signature
+
+    def as_signature(self) -> Signature:
+        return Signature.parse(self._signature)
