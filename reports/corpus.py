@@ -37,19 +37,17 @@ from importlib.metadata import PackageNotFoundError, requires, version
 from pathlib import Path
 from typing import Any
 
-from strategies import case_to_json
-from strategies.architectures import Architecture
 from suites.config import Config
 from suites.conformance import ConformanceFailure
 from suites.known import KNOWN, TRT, Known, SignatureOnly, row
-from suites.own import OwnModel
-from suites.runner import Subject, load_backend, subject_from_json
+from suites.runner import load_backend
 from suites.signature import Signature
 from suites.simplify import simplified, simplify
+from suites.subjects import Subject, kind_of, subject_from_json, subject_to_json
 from suites.versions import versions
 from suites.worker import Worker
 
-from .reproducer import architecture_reproducer, own_model_reproducer, reproducer_source, title
+from .reproducer import reproducer_source, subject_reproducer, title
 
 __all__ = ["CORPUS", "CorpusError", "Entry", "cpu_features",
            "cpu_reason", "explains", "known_rows", "load_entries", "needs_entry", "open_rows",
@@ -149,15 +147,9 @@ def save_finding(failure: Any, corpus: Path = CORPUS, *, status: str = "open",
         staging = corpus / f".{directory.name}.{os.getpid()}.new"
         staging.mkdir()
         try:
-            if isinstance(failure.case, OwnModel):
-                (staging / "model.json").write_text(failure.case.to_json())
-                (staging / "repro.py").write_text(own_model_reproducer(failure.case, backend, failure.options, meta))
-            elif isinstance(failure.case, Architecture):
-                (staging / "case.json").write_text(failure.case.to_json())
-                (staging / "repro.py").write_text(architecture_reproducer(failure.case, backend, failure.options, meta))
-            else:
-                (staging / "case.json").write_text(case_to_json(failure.case))
-                (staging / "repro.py").write_text(reproducer_source(failure.case, backend, failure.options, meta))
+            kind = kind_of(failure.case)
+            (staging / kind.file_name).write_text(kind.to_json(failure.case))
+            (staging / "repro.py").write_text(subject_reproducer(failure.case, backend, failure.options, meta))
             (staging / "meta.json").write_text(json.dumps(meta, indent=1, sort_keys=True))
             if directory.exists():  # an incomplete entry (no meta.json): replaced whole
                 shutil.rmtree(directory)
@@ -512,8 +504,8 @@ def refresh(entry: Entry, run_case: Any | None = None) -> Entry:
 
     meta = dict(entry.meta)
     backend = load_backend(meta["backend"])
-    if isinstance(entry.case, Architecture):  # its inputs come from its seed: only the reproducer is rewritten
-        _write_atomic(entry.path / "repro.py", architecture_reproducer(entry.case, backend, meta["options"], meta))
+    if not kind_of(entry.case).generated:  # nothing to simplify: only the reproducer is rewritten
+        _write_atomic(entry.path / "repro.py", subject_reproducer(entry.case, backend, meta["options"], meta))
         return load_entry(entry.path)
     case = entry.case.pruned()
     if run_case is not None and not backend.unavailable_reason():
@@ -523,7 +515,7 @@ def refresh(entry: Entry, run_case: Any | None = None) -> Entry:
             verdict = run_case(case, meta["options"])
             meta.update(differences=verdict.differences[:5], headline=verdict.headline(), ops=case.ops(),
                         stage=verdict.stage, message=verdict.message[:2000])
-    _write_atomic(entry.path / "case.json", case_to_json(case))
+    _write_atomic(entry.path / "case.json", subject_to_json(case))
     _write_atomic(entry.path / "meta.json", json.dumps(meta, indent=1, sort_keys=True))
     _write_atomic(entry.path / "repro.py", reproducer_source(case, backend, meta["options"], meta))
     return load_entry(entry.path)

@@ -21,12 +21,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from strategies import OPS, to_source
-from strategies.architectures import Architecture
-from strategies.architectures import to_source as architecture_source
+from strategies import OPS
 from strategies.dynamic import ROLES
-from suites.own import OwnModel
-from suites.runner import subject_from_json
+from suites.subjects import kind_of, subject_from_json
 
 from .corpus import CORPUS, entry_id
 
@@ -141,8 +138,7 @@ def _map(data: dict[str, Any]) -> str:
 def _finding(signature: str, entry: dict[str, Any], corpus: Path, page_dir: Path | None, *, unfold: bool) -> str:
     try:
         subject = subject_from_json(entry["case"])
-        source = (f"the model {subject.factory}() builds (python -m suites check)" if isinstance(subject, OwnModel)
-                  else architecture_source(subject) if isinstance(subject, Architecture) else to_source(subject))
+        source = kind_of(subject).source(subject)
     except Exception as exc:  # noqa: BLE001 - a case of an older vocabulary: say so, show the rest
         source = f"(the case cannot be rendered here: {type(exc).__name__}: {exc})"
     directory = corpus / entry_id(entry["backend"], signature)

@@ -30,8 +30,9 @@ from suites.backends.base import Backend, Contract, Recipe
 from suites.oracle import TOLERANCES
 from suites.own import OwnModel
 from suites.signature import Signature
+from suites.subjects import Subject, kind_of
 
-__all__ = ["architecture_reproducer", "own_model_reproducer", "reproducer_source", "title"]
+__all__ = ["architecture_reproducer", "own_model_reproducer", "reproducer_source", "subject_reproducer", "title"]
 
 #: Weights with at most this many elements are written out; larger ones are drawn
 #: from the case's seed with the suite's own ``random_tensor``.
@@ -414,3 +415,9 @@ def architecture_reproducer(arch: Architecture, backend: Backend, options: dict[
               f"equal_nan=True{tolerance})")
     lines += [leaves if line == whole else line for line in checks]
     return "\n".join(lines) + "\n"
+
+
+def subject_reproducer(subject: Subject, backend: Backend, options: dict[str, Any], meta: dict[str, Any]) -> str:
+    """The reproducer of the finding ``meta`` describes, for any kind of subject."""
+    write = {"case": reproducer_source, "own_model": own_model_reproducer, "architecture": architecture_reproducer}
+    return write[kind_of(subject).tag](subject, backend, options, meta)

@@ -20,14 +20,12 @@ from hypothesis import strategies as st
 
 import strategies as gen
 from strategies import Case, engine
-from strategies.architectures import Architecture
-from strategies.spec import Const, ParamNode, ParamTree
 
 from .backends.base import Backend
 from .database import database_key
 from .known import Known, counted_outcome, match, passed_or_rejected_cleanly
-from .own import OwnModel
-from .runner import Subject, Verdict, subject_to_json
+from .runner import Verdict
+from .subjects import Subject, kind_of, subject_to_json
 
 __all__ = ["ConformanceFailure", "Recorder", "StopSearch", "conformance_property", "replay_command"]
 
@@ -40,7 +38,7 @@ def replay_command(backend: Backend, backend_spec: str, case: Subject, options: 
     replayer's own environment does not change the verdict."""
     settings = "".join(f" --{name.replace('_', '-')} {shlex.quote(str(value))}"
                        for name, value in sorted(backend.configured.items()))
-    if isinstance(case, OwnModel):
+    if kind_of(case).tag == "own_model":  # a model named by its factory: checked by name again
         return f"python -m suites check {shlex.quote(case.factory)} --backend {shlex.quote(backend_spec)}{settings}"
     return (
         f"python -m suites.replay --backend {shlex.quote(backend_spec)}{settings} "
@@ -58,7 +56,7 @@ class ConformanceFailure(AssertionError):
 
     def __init__(self, backend: Backend, backend_spec: str, case: Subject, options: dict[str, Any], verdict: Verdict):
         self.backend, self.backend_spec = backend, backend_spec
-        case = case.pruned() if isinstance(case, Case) else case
+        case = kind_of(case).pruned(case)
         self.case = case
         self.options = options
         self.verdict = verdict
@@ -96,7 +94,7 @@ class Recorder:
     #: backend -> seconds spent in the pipeline (materialize to judge), for throughput
     seconds: Counter = field(default_factory=Counter)
     #: backend -> feature -> outcome -> count (features: container kinds, dtypes, special
-    #: leaves, ops, ops on a first operand of one dtype: ``case_features``)
+    #: leaves, ops, ops on a first operand of one dtype: ``SubjectKind.features``)
     features: dict[str, dict[str, Counter]] = field(default_factory=dict)
     #: backend -> what calibration left out of its run (``suites.calibration``)
     calibration: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -111,7 +109,7 @@ class Recorder:
     def record(self, case: Subject, verdict: Verdict, known: Known | None, replay: str = "") -> None:
         record = {"backend": verdict.backend, "outcome": verdict.outcome, "seconds": verdict.seconds,
                   "known": [known.id, known.kind] if known is not None else None, "notes": list(verdict.notes),
-                  "features": sorted(case_features(case))}
+                  "features": sorted(kind_of(case).features(case))}
         if verdict.sizes:  # a dynamic case: the outcome at each size it ran at
             record["sizes"] = [[s["role"], s["outcome"]] for s in verdict.sizes]
         if known is not None:
@@ -228,63 +226,6 @@ class Recorder:
             "absorbed": self.absorbed,
             "dynamic": [[b, r, o, n] for (b, r, o), n in sorted(self.dynamic.items())],
         }
-
-
-def case_features(case: Subject) -> set[str]:
-    """The feature families a case exercises, for the backend x feature matrix."""
-    if isinstance(case, OwnModel):
-        return {f"model:{case.factory}"}
-    if isinstance(case, Architecture):  # the family, and the dtype and flags it was drawn with
-        return {f"architecture:{case.family}", f"dtype:{case.dtype}",
-                *(f"flag:{k}" for k, v in case.flags if v is True)}
-    features = {f"container:{c.kind}" for c in case.containers()}
-    refs = case.refs()
-    for value in case.returned_values():
-        if value.dtype:
-            features.add(f"dtype:{value.dtype}")
-            if value.shape == ():
-                features.add("leaf:0-d tensor")
-            if value.shape and 0 in value.shape:
-                features.add("leaf:0-size tensor")
-        else:
-            features.add(f"leaf:python {value.pytype}")
-        if value.op in ("input", "view", "parameter", "buffer"):
-            features.add(f"leaf:{value.op} returned")
-    if len(refs) != len(set(refs)):
-        features.add("leaf:same value twice")
-    if any(not c.items for c in case.containers()):
-        features.add("leaf:empty container")
-    if not case.containers():
-        features.add("container:none (bare leaf)")
-    features |= _input_features(case)
-    if case.dynamic is not None:
-        features.add(f"dynamic:{len(case.dynamic.symbols)} symbols")
-        if any((d.scale, d.offset) != (1, 0) for d in case.dynamic.dims):
-            features.add("dynamic:derived dim")
-    # Every op the output needs, returned or intermediate: the backend x op table; and
-    # each on its first operand's dtype, for op x dtype coverage (``strategies.coverage``).
-    features |= {f"op:{op}" for op in case.ops()}
-    features |= {f"op:{pair}" for pair in gen.op_dtype_pairs(case)}
-    return features
-
-
-def _input_features(case: Case) -> set[str]:
-    """How ``forward`` takes its inputs: the kinds of tree, and the constants beside them."""
-    found: set[str] = set()
-
-    def walk(node: ParamTree, nested: bool) -> None:
-        if isinstance(node, Const):
-            found.add(f"input:constant {type(node.value).__name__}")
-        elif isinstance(node, ParamNode):
-            found.add(f"input:{'nested ' if nested else ''}{node.kind}")
-            for child in node.items:
-                walk(child, True)
-
-    for p in case.params:
-        walk(p.tree, False)
-        if p.keyword:
-            found.add("input:by keyword")
-    return found
 
 
 def conformance_property(

@@ -1,7 +1,8 @@
 """The oracle: eager output vs backend output, leaf by leaf, under a structure contract.
 
-Each difference names the leaf path (in ``torch.utils._pytree.keystr`` notation), what
-was expected and what came back. Values are compared with ``torch.testing.assert_close``
+Each difference names the leaf by its path, typed steps down the output tree (``Step``;
+written in ``torch.utils._pytree.keystr`` notation, ``[0]['a'].f``), what was expected
+and what came back. Values are compared with ``torch.testing.assert_close``
 at dtype-aware tolerances; integers and bools exactly; NaN equals NaN.
 """
 
@@ -16,7 +17,7 @@ from torch.utils import _pytree as pytree
 
 from .backends.base import Contract
 
-__all__ = ["TOLERANCES", "Difference", "compare", "describe", "dtype_name"]
+__all__ = ["TOLERANCES", "Difference", "Step", "compare", "describe", "dtype_name", "path_text"]
 
 #: (rtol, atol) per float dtype, before a leaf's own error bound widens atol (below).
 #:
@@ -44,8 +45,39 @@ TOLERANCES = {
 
 
 @dataclass(frozen=True)
+class Step:
+    """One step down a tree: into a sequence (``index``), a mapping (``key``), a named
+    field (``field``), or, first on a state path, into the buffers or the inputs (``state``)."""
+
+    kind: str
+    value: Any
+
+    def __str__(self) -> str:
+        if self.kind == "state":
+            return f"state.{self.value}"
+        return f"[{self.value}]" if self.kind == "index" else f".{self.value}" if self.kind == "field" else f"[{self.value!r}]"
+
+    @classmethod
+    def of_key(cls, key: Any) -> Step:
+        """The step of one ``torch.utils._pytree`` key entry."""
+        if isinstance(key, pytree.SequenceKey):
+            return cls("index", key.idx)
+        if isinstance(key, pytree.MappingKey):
+            return cls("key", key.key)
+        if isinstance(key, pytree.GetAttrKey):
+            return cls("field", key.name)
+        return cls("key", str(key))
+
+
+def path_text(steps: tuple[Step, ...]) -> str:
+    """``[0]['a'].f``; ``state.buffers['s0']``."""
+    return "".join(str(step) for step in steps)
+
+
+@dataclass(frozen=True)
 class Difference:
-    path: str
+    #: Where: the steps from the output (or the state) to the leaf or container.
+    steps: tuple[Step, ...]
     #: container_type | keys | arity | leaf_type | dtype | shape | values
     kind: str
     expected: str
@@ -59,13 +91,24 @@ class Difference:
     #: ``inf made``); for a lost mutation, ``0-d`` state; for a shape, a ``0-d`` result.
     special: str = ""
 
+    @property
+    def path(self) -> str:
+        return path_text(self.steps)
+
+    @property
+    def in_state(self) -> bool:
+        """In a buffer or an input after the call, not in the output."""
+        return bool(self.steps) and self.steps[0].kind == "state"
+
     def __str__(self) -> str:
         where = self.path or "<output>"
         text = f"{where}: {self.kind} differs: expected {self.expected}, got {self.actual}"
         return f"{text} ({self.detail})" if self.detail else text
 
-    def to_dict(self) -> dict[str, str]:
-        return asdict(self)
+    def to_dict(self) -> dict[str, Any]:
+        """As a verdict records it: the path written out, and its steps as [kind, value] pairs."""
+        return {"path": self.path, "steps": [[step.kind, step.value] for step in self.steps],
+                **{k: v for k, v in asdict(self).items() if k != "steps"}}
 
 
 def describe(obj: Any) -> str:
@@ -96,19 +139,19 @@ def _is_namedtuple(obj: Any) -> bool:
     return _fields(obj) is not None
 
 
-def _children(obj: Any) -> list[tuple[str, Any]] | None:
-    """(path step, child) pairs of a container, or None for a leaf."""
+def _children(obj: Any) -> list[tuple[Step, Any]] | None:
+    """(step, child) pairs of a container, or None for a leaf."""
     if isinstance(obj, dict):
-        return [(f"[{k!r}]", v) for k, v in obj.items()]
+        return [(Step("key", k), v) for k, v in obj.items()]
     if _is_namedtuple(obj):
-        return [(f".{f}", v) for f, v in zip(_fields(obj), obj)]
+        return [(Step("field", f), v) for f, v in zip(_fields(obj), obj)]
     if isinstance(obj, (tuple, list)):
-        return [(f"[{i}]", v) for i, v in enumerate(obj)]
+        return [(Step("index", i), v) for i, v in enumerate(obj)]
     handler = pytree.SUPPORTED_NODES.get(type(obj))
     if handler is not None:  # another registered node: transformers' DynamicCache, once registered
         if handler.flatten_with_keys_fn is not None:
-            return [(pytree.keystr((key,)), v) for key, v in handler.flatten_with_keys_fn(obj)[0]]
-        return [(f"[{i}]", v) for i, v in enumerate(handler.flatten_fn(obj)[0])]
+            return [(Step.of_key(key), v) for key, v in handler.flatten_with_keys_fn(obj)[0]]
+        return [(Step("index", i), v) for i, v in enumerate(handler.flatten_fn(obj)[0])]
     return None
 
 
@@ -116,7 +159,7 @@ def dtype_name(t: torch.Tensor) -> str:
     return str(t.dtype).removeprefix("torch.")
 
 
-def _compare_tensors(path: str, expected: torch.Tensor, actual: torch.Tensor, error: float = 0.0) -> Difference | None:
+def _compare_tensors(path: tuple[Step, ...], expected: torch.Tensor, actual: torch.Tensor, error: float = 0.0) -> Difference | None:
     if actual.dtype != expected.dtype:
         return Difference(path, "dtype", str(expected.dtype), str(actual.dtype))
     if actual.shape != expected.shape:
@@ -155,8 +198,8 @@ def _special(expected: torch.Tensor, actual: torch.Tensor) -> str:
     return next((name for name, where in checks if where.any()), "")
 
 
-def compare(expected: Any, actual: Any, *, contract: Contract = Contract.EXACT, path: str = "",
-            error_at: Callable[[str], float] | None = None) -> list[Difference]:
+def compare(expected: Any, actual: Any, *, contract: Contract = Contract.EXACT, path: tuple[Step, ...] = (),
+            error_at: Callable[[tuple[Step, ...]], float] | None = None) -> list[Difference]:
     """Every difference between the eager output and a backend's, outermost first.
 
     Under ``Contract.NESTING`` a container may come back as any sequence of its
@@ -194,11 +237,11 @@ def compare(expected: Any, actual: Any, *, contract: Contract = Contract.EXACT, 
             found.append(Difference(path, "keys", str(_fields(expected)), str(_fields(actual))))
             return found
     for (step, e), (_, a) in zip(expected_children, actual_children):
-        found.extend(compare(e, a, contract=contract, path=path + step, error_at=error_at))
+        found.extend(compare(e, a, contract=contract, path=(*path, step), error_at=error_at))
     return found
 
 
-def _compare_leaf(path: str, expected: Any, actual: Any, error: float = 0.0) -> list[Difference]:
+def _compare_leaf(path: tuple[Step, ...], expected: Any, actual: Any, error: float = 0.0) -> list[Difference]:
     if isinstance(expected, torch.Tensor):
         if not isinstance(actual, torch.Tensor):
             return [Difference(path, "leaf_type", describe(expected), describe(actual))]

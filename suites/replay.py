@@ -15,13 +15,11 @@ import warnings
 from pathlib import Path
 
 from reports.corpus import known_rows
-from strategies import Case, to_source
-from strategies.architectures import Architecture
-from strategies.architectures import to_source as architecture_source
 
 from .config import Config
 from .known import match, passed_or_rejected_cleanly
-from .runner import execute, load_backend, subject_from_json
+from .runner import execute, load_backend
+from .subjects import kind_of, subject_from_json
 from .worker import Worker
 
 
@@ -41,8 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     text = Path(args.case).read_text() if not args.case.lstrip().startswith("{") else args.case
     case = subject_from_json(text)
     options = json.loads(args.options)
-    if args.source and isinstance(case, (Case, Architecture)):
-        print(to_source(case) if isinstance(case, Case) else architecture_source(case))
+    if args.source:
+        print(kind_of(case).source(case))
     backend = load_backend(args.backend, config)
     if args.isolate:
         worker = Worker(config=config)

@@ -11,7 +11,6 @@ bound on its rounding error comes from its dtype, depth and width).
 
 from __future__ import annotations
 
-import ast
 import copy
 import importlib
 import inspect
@@ -25,34 +24,18 @@ from typing import Any
 import torch
 from torch.utils import _pytree as pytree
 
-from strategies import Case, Ref, case_from_json, case_to_json, materialize
-from strategies.architectures import Architecture, error_bound
-from strategies.architectures import build as build_architecture
+from strategies import Case, Ref, materialize
 from strategies.dynamic import dynamic_shapes, example_sizes, resized, size_roles, statically
 from strategies.ops import TensorType, TupleType
 from strategies.render import input_tensors, materialize_inputs, program_types
 
 from .backends.base import Backend, CompileContext, Contract, HarnessError
 from .config import Config
-from .oracle import Difference, compare, dtype_name
-from .own import OwnModel
-from .signature import Signature
+from .oracle import Difference, Step, compare, dtype_name, path_text
+from .signature import Signature, masked
+from .subjects import Subject, kind_of
 
-__all__ = ["BUILTIN_BACKENDS", "CPU_BACKENDS", "DEFAULT_BACKENDS", "OUTCOMES", "Subject", "Verdict", "execute",
-           "load_backend", "subject_from_json", "subject_to_json"]
-
-#: What a verdict is about: a generated case, a user's own model, or a real architecture.
-Subject = Case | OwnModel | Architecture
-
-
-def subject_to_json(subject: Subject) -> str:
-    return subject.to_json() if isinstance(subject, (OwnModel, Architecture)) else case_to_json(subject)
-
-
-def subject_from_json(text: str) -> Subject:
-    if '"own_model"' in text[:20]:
-        return OwnModel.from_json(text)
-    return Architecture.from_json(text) if '"architecture"' in text[:20] else case_from_json(text)
+__all__ = ["BUILTIN_BACKENDS", "CPU_BACKENDS", "DEFAULT_BACKENDS", "OUTCOMES", "Verdict", "execute", "load_backend"]
 
 OUTCOMES = ("pass", "unsupported", "crash", "hang", "mismatch")
 
@@ -118,14 +101,6 @@ def _backend_class(spec: str) -> type[Backend]:
     return _classes[spec]
 
 
-def _sets_sorted(message: str) -> str:
-    """Collections a frontend prints from a set (TVM's unsupported ops, onnxscript's type
-    unions) come in hash order, which differs from one process to the next: sorted, so
-    that one bug keeps one signature from run to run."""
-    message = re.sub(r"\['[^']*'(?:, '[^']*')+\]", lambda m: str(sorted(ast.literal_eval(m.group(0)))), message)
-    return re.sub(r"\b[A-Z]\w*(?: \| [A-Z]\w*)+\b", lambda m: " | ".join(sorted(m.group(0).split(" | "))), message)
-
-
 @dataclass
 class Verdict:
     """What happened to one case on one backend."""
@@ -141,7 +116,7 @@ class Verdict:
     notes: list[str] = field(default_factory=list)
     seconds: float = 0.0
     #: The op that computed the first differing leaf (mismatches), for the signature; for
-    #: a process that died or hung, what the case ran (``native_trigger``).
+    #: a process that died or hung, what the case ran (``SubjectKind.trigger``).
     leaf_op: str = ""
     #: The earliest value on the way to that leaf that differs on its own (the root
     #: cause in a program), as {"value": "v3 = sum(v1)", "difference": {...}}.
@@ -169,28 +144,12 @@ class Verdict:
         return f"{self.error_type}: {self.message.splitlines()[0] if self.message else ''}".strip()
 
     def error_pattern(self) -> str:
-        """The error message with numbers, shapes and names of generated things masked,
-        so that many examples of one bug share one signature."""
-        lines = [line.strip() for line in self.message.splitlines() if line.strip()]
-        # Wrappers say "... raised:" (dynamo's BackendCompilerFailed) or "Exception from
-        # src/...:N:" (OpenVINO's, one per layer) and then the error.
-        while len(lines) > 1 and (lines[0].endswith("raised:") or re.fullmatch(r"Exception from src/[\w/.]+:\d+:", lines[0])):
-            lines = lines[1:]
-        first = lines[0] if lines else ""
-        if re.fullmatch(r"Check '.*' failed at src/[\w/.]+:\d+:", first):  # OpenVINO: and what failed
-            first = f"{first} {next((line for line in lines[1:] if not line.endswith(':')), '')}".strip()
-        if first.endswith("C++ compile error"):  # Inductor: the compiler's first error, not the generated file's path
-            first += ": " + next((re.sub(r"^\S+\.cpp:\d+:\d+: ", "", line) for line in lines[1:] if " error: " in line), "")
-        # TVM prints a whole op's repr before saying what is wrong with it: keep its name.
-        first = re.sub(r'ir\.Op\(span=.*?name="([\w.]+)".*?support_level=\d+\)', r"ir.Op(\1)", first)
-        first = re.sub(r"0x[0-9a-f]+", "ADDR", first)
-        first = re.sub(r"\b(v|x|s)\d+\b", "NAME", first)
-        first = re.sub(r"\d+", "N", first)
-        return f"{self.error_type}: {_sets_sorted(first)[:240]}"
+        """The error message masked (``suites.signature.masked``): many examples of one bug share it."""
+        return masked(self.error_type, self.message)
 
     def signature(self) -> str:
         """``backend/stage/outcome/what @op``: one string per distinct bug (the key of
-        reports, the corpus and the known table's patterns)."""
+        reports and the corpus; the known table matches its parts)."""
         return str(self.as_signature())
 
     def as_signature(self) -> Signature:
@@ -214,32 +173,24 @@ class Verdict:
         return Signature(self.backend, self.stage, self.outcome, what, self.leaf_op)
 
 
-def native_trigger(case: Subject) -> str:
-    """What a case that killed or hung its process ran, for its signature: no message
-    tells one segfault from another, the ops and the input dtypes (and an empty
-    tensor, a frequent trigger) do."""
-    if isinstance(case, OwnModel):
-        return f"own model {case.factory}"
-    if isinstance(case, Architecture):
-        return f"architecture {case.family} in {case.dtype}"
-    dtypes = sorted({i.dtype for i in case.inputs})
-    empty = any(0 in i.shape for i in case.inputs) or any(v.shape and 0 in v.shape for v in case.values)
-    return f"{'+'.join(case.ops()) or 'no op'} on {'/'.join(dtypes) or 'no input'}" + (" 0-size" if empty else "")
-
-
 def _clone(tree: Any) -> Any:
     return pytree.tree_map(lambda t: t.clone() if isinstance(t, torch.Tensor) else t, tree)
 
 
-def _state(forward: Callable, buffers: dict[str, torch.Tensor], args: tuple, kwargs: dict) -> dict[str, dict[str, Any]]:
-    """What ``forward`` may mutate, by name: every buffer, and every tensor of the inputs,
-    named by its parameter and its path inside that parameter's tree (``cache[1][0]``)."""
-    inputs: dict[str, Any] = {}
+#: Where a tensor of the state is: its buffer's name, or its parameter's and the steps
+#: inside that parameter's tree (``cache``, 1, 0).
+StateKey = tuple[Step, ...]
+
+
+def _state(forward: Callable, buffers: dict[str, torch.Tensor], args: tuple, kwargs: dict) -> dict[str, dict[StateKey, Any]]:
+    """What ``forward`` may mutate: every buffer, and every tensor of the inputs, each
+    under the steps that reach it (a parameter, then its path inside its tree)."""
+    inputs: dict[StateKey, Any] = {}
     for name, value in inspect.signature(forward).bind(*args, **kwargs).arguments.items():
         for path, leaf in pytree.tree_flatten_with_path(value)[0]:
             if isinstance(leaf, torch.Tensor):
-                inputs[name + pytree.keystr(path)] = leaf
-    return {"buffers": dict(buffers), "inputs": inputs}
+                inputs[(Step("key", name), *(Step.of_key(k) for k in path))] = leaf
+    return {"buffers": {(Step("key", name),): t for name, t in buffers.items()}, "inputs": inputs}
 
 
 @dataclass
@@ -250,17 +201,11 @@ class _Run:
     actual: Any = None
     #: Buffers and inputs before the call, after eager's call, after the backend's.
     initial: dict[str, dict[str, Any]] = field(default_factory=dict)
-    expected_state: dict[str, dict[str, Any]] = field(default_factory=dict)
-    actual_state: dict[str, dict[str, Any]] = field(default_factory=dict)
+    expected_state: dict[str, dict[StateKey, Any]] = field(default_factory=dict)
+    actual_state: dict[str, dict[StateKey, Any]] = field(default_factory=dict)
     #: Input tensors eager replaced inside a container rather than updated in place
     #: (see ``_eager``): not compared.
-    rebound: list[str] = field(default_factory=list)
-
-
-def _build(case: Subject) -> tuple[torch.nn.Module, tuple, dict]:
-    if isinstance(case, OwnModel):
-        return case.build()
-    return build_architecture(case) if isinstance(case, Architecture) else materialize(case)
+    rebound: list[StateKey] = field(default_factory=list)
 
 
 def _timed(timings: dict[str, float], part: str, start: float) -> None:
@@ -272,16 +217,14 @@ def _eager(case: Subject, timings: dict[str, float]) -> tuple[_Run, tuple, dict,
     were before it, for the backend."""
     try:
         start = time.perf_counter()
-        model, args, kwargs = _build(case)
+        model, args, kwargs = kind_of(case).build(case)
         _timed(timings, "materialize", start)
         start = time.perf_counter()
         pristine = copy.deepcopy(model)
         run = _eager_call(model, args, kwargs)
         _timed(timings, "eager", start)
     except Exception as exc:  # the generator promised a well-defined eager result; a user's model must run
-        what = (f"the model {case.factory} builds" if isinstance(case, OwnModel) else
-                f"the architecture {case.to_json()}" if isinstance(case, Architecture) else "a generated case")
-        raise HarnessError(f"eager PyTorch failed on {what}: {exc!r}") from exc
+        raise HarnessError(f"eager PyTorch failed on {kind_of(case).describe(case)}: {exc!r}") from exc
     return run, args, kwargs, pristine
 
 
@@ -343,19 +286,19 @@ def _crashed(verdict: Verdict, ctx: CompileContext, exc: Exception) -> None:
     verdict.traceback = traceback.format_exc()[-8000:]
 
 
-def _state_differences(run: _Run, error_at: Callable[[str], float]) -> list[Difference]:
+def _state_differences(run: _Run, error_at: Callable[[tuple[Step, ...]], float]) -> list[Difference]:
     """Every buffer and input after the call, eager's against the backend's. One the
     backend left as it was before the call, where eager changed it, is a lost mutation."""
     found: list[Difference] = []
     for part in ("buffers", "inputs"):
         expected, actual, initial = run.expected_state[part], run.actual_state[part], run.initial[part]
-        path = f"state.{part}"
+        path = (Step("state", part),)
         if list(expected) != list(actual):
-            found.append(Difference(path, "keys", str(list(expected)), str(list(actual))))
+            found.append(Difference(path, "keys", str([path_text(k) for k in expected]),
+                                    str([path_text(k) for k in actual])))
             continue
         for name, value in expected.items():
-            top, bracket, rest = name.partition("[")  # a tensor inside an input's tree: cache['k'][0]
-            where = f"{path}[{top!r}]{bracket}{rest}"
+            where = (*path, *name)
             differences = compare(value, actual[name], path=where, error_at=error_at)
             before = initial.get(name)
             if (differences and isinstance(actual[name], torch.Tensor) and isinstance(before, torch.Tensor)
@@ -371,7 +314,7 @@ def _state_differences(run: _Run, error_at: Callable[[str], float]) -> list[Diff
 def execute(backend: Backend, case: Subject, options: dict[str, Any]) -> Verdict:
     """The whole pipeline for one case, in this process."""
     start = time.perf_counter()
-    if isinstance(case, Case) and case.dynamic is not None:
+    if kind_of(case).generated and case.dynamic is not None:
         if backend.dynamic:
             verdict = _execute_dynamic(backend, case, options)
             verdict.seconds = time.perf_counter() - start
@@ -385,7 +328,7 @@ def execute(backend: Backend, case: Subject, options: dict[str, Any]) -> Verdict
     verdict.notes += static_only
     if verdict.outcome == "pass":
         _judge(backend, case, options, run, verdict)
-    if verdict.outcome != "pass" and options.get("dynamic") and isinstance(case, Case):
+    if verdict.outcome != "pass" and options.get("dynamic") and kind_of(case).generated:
         # torch.compile(dynamic=True) of a case with nothing declared: symbolic shapes all the same
         static = execute(backend, case, static_options(options))
         if static.outcome == "pass" or static.signature() != verdict.signature():
@@ -398,23 +341,24 @@ def _judge(backend: Backend, case: Subject, options: dict[str, Any], run: _Run, 
     """Compare the backend's outputs and state with eager's: a mismatch, or a pass."""
     start = time.perf_counter()
     expected, actual = run.expected, run.actual
-    generated = isinstance(case, Case)
+    kind = kind_of(case)
+    generated = kind.generated
     verdict.stage = "judge"
     # A user's model: the tolerance of each leaf's dtype, no rounding error of a program on top;
     # an architecture: its bound on eager's own rounding, from its dtype, depth and width.
-    bound = error_bound(case) if isinstance(case, Architecture) else 0.0
-    error_at = _error_lookup(case) if generated else (lambda path: bound)
+    bound = kind.error_bound(case)
+    error_at = _error_lookup(case) if generated else (lambda steps: bound)
     differences = compare(expected, actual, contract=backend.contract, error_at=error_at)
     differences += _state_differences(run, error_at)
     if differences:
         verdict.outcome = "mismatch"
         verdict.differences = [d.to_dict() for d in differences]
-        verdict.leaf_op = (_op_at(case, differences[0].path) if generated else
-                           case.family if isinstance(case, Architecture) else _state_op(run, differences[0].path))
-        if generated and differences[0].kind in _LEAF_KINDS and not differences[0].path.startswith("state."):
+        verdict.leaf_op = (_op_at(case, differences[0].steps) if generated else
+                           kind.leaf_name(case) or _state_op(run, differences[0]))
+        if generated and differences[0].kind in _LEAF_KINDS and not differences[0].in_state:
             # The probes compile again: their own part of the timings, not the oracle's.
             probes = time.perf_counter()
-            verdict.root = _root_cause(backend, case, options, differences[0].path)
+            verdict.root = _root_cause(backend, case, options, differences[0].steps)
             _timed(verdict.timings, "root-cause", probes)
             start += time.perf_counter() - probes
             if verdict.root:
@@ -548,7 +492,7 @@ def _compiled_graphs() -> int:
 _LEAF_KINDS = ("dtype", "shape", "values", "leaf_type")
 
 
-def _root_cause(backend: Backend, case: Case, options: dict[str, Any], path: str) -> dict[str, Any]:
+def _root_cause(backend: Backend, case: Case, options: dict[str, Any], path: tuple[Step, ...]) -> dict[str, Any]:
     """The earliest value feeding the differing leaf that differs when returned alone.
 
     A dtype lost in ``sum`` shows at the ``add`` that consumes it; the signature (and
@@ -577,37 +521,32 @@ def _root_cause(backend: Backend, case: Case, options: dict[str, Any], path: str
     return {}
 
 
-_STEP = re.compile(r"\[(\d+)\]|\[(['\"])(.*?)\2\]|\.(\w+)")
-
-
-def _value_at(case: Case, path: str) -> tuple[int | None, list[re.Match]]:
+def _value_at(case: Case, path: tuple[Step, ...]) -> tuple[int | None, tuple[Step, ...]]:
     """The value at an oracle path (``[0]['a'].f``) of the output tree, and the steps
     left inside it (into what a tuple-returning op gave)."""
     node = case.output
-    steps = list(_STEP.finditer(path))
-    for n, match in enumerate(steps):
+    for n, step in enumerate(path):
         if isinstance(node, Ref):
-            return node.index, steps[n:]
-        index, _, key, field_name = match.groups()
-        if index is not None:
-            position = int(index)
+            return node.index, path[n:]
+        if step.kind == "index":
+            position = step.value
+        elif step.value in node.keys:
+            position = node.keys.index(step.value)
         else:
-            name = key if key is not None else field_name
-            if name not in node.keys:
-                return None, []
-            position = node.keys.index(name)
+            return None, ()
         if position >= len(node.items):
-            return None, []
+            return None, ()
         node = node.items[position]
-    return (node.index, []) if isinstance(node, Ref) else (None, [])
+    return (node.index, ()) if isinstance(node, Ref) else (None, ())
 
 
-def _state_op(run: _Run, path: str) -> str:
+def _state_op(run: _Run, difference: Difference) -> str:
     """For a user's model, whose ops the suite does not know: a difference in the state
     after the call, or in an output that is a buffer or input forward updated in place,
     is named as a generated case's would be (``buffer_update``, ``input_update``)."""
-    if path.startswith("state."):
-        return "buffer_update" if path.startswith("state.buffers") else "input_update"
+    if difference.in_state:
+        return "buffer_update" if difference.steps[0].value == "buffers" else "input_update"
+    path = difference.path
     try:
         leaves = {pytree.keystr(p): leaf for p, leaf in pytree.tree_flatten_with_path(run.expected)[0]}
     except ValueError:  # a node registered without keys (transformers' ModelOutput): no path to name
@@ -619,37 +558,32 @@ def _state_op(run: _Run, path: str) -> str:
     return ""
 
 
-_STATE = re.compile(r"state\.(buffers|inputs)\['(\w+)")
-
-
-def _mutated_by(case: Case, path: str) -> int | None:
-    """The value that mutated the buffer or input at a ``state.`` path (a buffer ``sK``
+def _mutated_by(case: Case, path: tuple[Step, ...]) -> int | None:
+    """The value that mutated the buffer or input at a state path (a buffer ``sK``
     belongs to value K; an input to the value that mutated it), if any."""
-    match = _STATE.match(path)
-    if match is None:
+    if len(path) < 2 or path[0].kind != "state":
         return None
-    part, name = match.groups()
+    part, name = path[0].value, path[1].value
     if part == "buffers":
         index = int(name[1:]) if re.fullmatch(r"s\d+", name) else None
         return index if index is not None and index < len(case.values) else None
     if case.params:  # state.inputs['cache'][1][0]: the input at that path of the parameter's tree
-        inside = re.match(r"state\.inputs\['\w+'\](\S*?)(?::|$)", path)
-        where = name + (inside.group(1) if inside else "")
+        where = name + path_text(path[2:])
         name = next((n for n, p in case.input_paths().items() if p == where), name)
     return next((i for i in case.mutations() if case.values[i].operands[:1] == (name,)), None)
 
 
-def _op_at(case: Case, path: str) -> str:
-    index = _mutated_by(case, path) if path.startswith("state.") else _value_at(case, path)[0]
+def _op_at(case: Case, path: tuple[Step, ...]) -> str:
+    index = _mutated_by(case, path) if path[:1] and path[0].kind == "state" else _value_at(case, path)[0]
     return "" if index is None else case.values[index].op
 
 
-def _error_lookup(case: Case) -> Callable[[str], float]:
+def _error_lookup(case: Case) -> Callable[[tuple[Step, ...]], float]:
     """path -> the generator's bound on eager's rounding error at that float leaf."""
     types = program_types(case)
 
-    def error_at(path: str) -> float:
-        if path.startswith("state."):
+    def error_at(path: tuple[Step, ...]) -> float:
+        if path[:1] and path[0].kind == "state":
             index = _mutated_by(case, path)
             t = types.get(f"v{index}")
             return t.err if isinstance(t, TensorType) else 0.0
@@ -657,14 +591,13 @@ def _error_lookup(case: Case) -> Callable[[str], float]:
         if index is None:
             return 0.0
         t = types[f"v{index}"]
-        for match in rest:
+        for step in rest:
             if not isinstance(t, TupleType):
                 return 0.0
-            position, _, _, field_name = match.groups()
-            if position is not None and int(position) < len(t.items):
-                t = t.items[int(position)]
-            elif field_name in t.fields:
-                t = t.items[t.fields.index(field_name)]
+            if step.kind == "index" and step.value < len(t.items):
+                t = t.items[step.value]
+            elif step.kind == "field" and step.value in t.fields:
+                t = t.items[t.fields.index(step.value)]
             else:
                 return 0.0
         return t.err if isinstance(t, TensorType) else 0.0

@@ -7,9 +7,11 @@ text back into its parts.
 
 from __future__ import annotations
 
+import ast
+import re
 from dataclasses import dataclass, replace
 
-__all__ = ["WRAPPER", "Difference", "Signature"]
+__all__ = ["WRAPPER", "Difference", "Signature", "masked"]
 
 #: dynamo wraps an error raised inside a backend call: the inner error is the cause.
 WRAPPER = "BackendCompilerFailed: "
@@ -121,3 +123,33 @@ class Difference:
     got: str = ""
     #: A class of its own: ``0-d``, ``NaN lost``, ``NaN made``, ``inf lost``, ``inf made``.
     special: str = ""
+
+
+def masked(error_type: str, message: str) -> str:
+    """A crash's ``what``: its error type and the first line of its message that says
+    what failed, with numbers, addresses and names of generated things masked, so that
+    many examples of one bug share one signature."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    # Wrappers say "... raised:" (dynamo's BackendCompilerFailed) or "Exception from
+    # src/...:N:" (OpenVINO's, one per layer) and then the error.
+    while len(lines) > 1 and (lines[0].endswith("raised:") or re.fullmatch(r"Exception from src/[\w/.]+:\d+:", lines[0])):
+        lines = lines[1:]
+    first = lines[0] if lines else ""
+    if re.fullmatch(r"Check '.*' failed at src/[\w/.]+:\d+:", first):  # OpenVINO: and what failed
+        first = f"{first} {next((line for line in lines[1:] if not line.endswith(':')), '')}".strip()
+    if first.endswith("C++ compile error"):  # Inductor: the compiler's first error, not the generated file's path
+        first += ": " + next((re.sub(r"^\S+\.cpp:\d+:\d+: ", "", line) for line in lines[1:] if " error: " in line), "")
+    # TVM prints a whole op's repr before saying what is wrong with it: keep its name.
+    first = re.sub(r'ir\.Op\(span=.*?name="([\w.]+)".*?support_level=\d+\)', r"ir.Op(\1)", first)
+    first = re.sub(r"0x[0-9a-f]+", "ADDR", first)
+    first = re.sub(r"\b(v|x|s)\d+\b", "NAME", first)
+    first = re.sub(r"\d+", "N", first)
+    return f"{error_type}: {_sets_sorted(first)[:240]}"
+
+
+def _sets_sorted(message: str) -> str:
+    """Collections a frontend prints from a set (TVM's unsupported ops, onnxscript's type
+    unions) come in hash order, which differs from one process to the next: sorted, so
+    that one bug keeps one signature from run to run."""
+    message = re.sub(r"\['[^']*'(?:, '[^']*')+\]", lambda m: str(sorted(ast.literal_eval(m.group(0)))), message)
+    return re.sub(r"\b[A-Z]\w*(?: \| [A-Z]\w*)+\b", lambda m: " | ".join(sorted(m.group(0).split(" | "))), message)

@@ -33,6 +33,7 @@ from strategies.render import input_tensors
 from strategies.spec import Tree
 
 from .runner import Verdict
+from .subjects import kind_of
 
 __all__ = ["LITERAL_MAX", "simplified", "simplify"]
 
@@ -152,7 +153,7 @@ def simplify(case: Case, options: dict[str, Any], run_case: Callable[[Case, dict
 def simplified(failure: Any, run_case: Callable[[Case, dict[str, Any]], Verdict]) -> Any:
     """A new ``ConformanceFailure`` of a shrunk one's case simplified, its verdict re-run:
     its message (the replay command) names the case the corpus entry then holds."""
-    if not isinstance(failure.case, Case):  # an architecture: its inputs come from its seed
+    if not kind_of(failure.case).generated:  # an architecture's inputs come from its seed; a user's model is code
         return failure
     case = simplify(failure.case, failure.options, run_case, failure.verdict.signature())
     return type(failure)(failure.backend, failure.backend_spec, case, failure.options, run_case(case, failure.options))

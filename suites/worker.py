@@ -20,7 +20,8 @@ from typing import Any
 
 from .backends.base import HarnessError
 from .config import Config
-from .runner import Subject, Verdict, execute, load_backend, native_trigger, subject_from_json, subject_to_json
+from .runner import Verdict, execute, load_backend
+from .subjects import Subject, kind_of, subject_from_json, subject_to_json
 
 __all__ = ["Worker"]
 
@@ -203,7 +204,7 @@ class Worker:
             self.restarts += 1
             return Verdict(backend=load_backend(backend_spec, self.config).name, outcome="hang", stage="compile-or-run",
                            error_type="Timeout", message=f"no answer within {limit:.0f} s",
-                           leaf_op=native_trigger(case))
+                           leaf_op=kind_of(case).trigger(case))
         if message is None:  # the worker died mid-case
             self._process.join(timeout=10)
             code = self._process.exitcode
@@ -219,7 +220,7 @@ class Worker:
             how = f"signal {signal.Signals(-code).name}" if code is not None and code < 0 else f"exit code {code}"
             return Verdict(backend=load_backend(backend_spec, self.config).name, outcome="crash", stage="compile-or-run",
                            error_type="WorkerDied", message=f"the worker process died: {how}",
-                           leaf_op=native_trigger(case))
+                           leaf_op=kind_of(case).trigger(case))
         kind, payload = message
         if kind == "harness-error":
             raise HarnessError(f"the harness failed inside the worker: {payload}")

@@ -21,7 +21,8 @@ from strategies import engine
 from strategies.architectures import DTYPES, FAMILIES, Architecture, architectures, build, to_source
 from suites.conformance import ConformanceFailure, Recorder, conformance_property
 from suites.known import match, passed_or_rejected_cleanly
-from suites.runner import execute, load_backend, subject_from_json, subject_to_json
+from suites.runner import execute, load_backend
+from suites.subjects import subject_from_json, subject_to_json
 from suites.worker import Worker
 from tests.harness_backends import DropModelOutputField, Float16ToFloat32, HigherPrecision, HigherPrecision64, distorting_backend
 

@@ -71,7 +71,7 @@ def test_interrupted_corpus_write_leaves_nothing_half_written(tmp_path, monkeypa
         raise KeyboardInterrupt
 
     with monkeypatch.context() as patched:
-        patched.setattr(corpus_module, "reproducer_source", interrupted)  # Ctrl-C mid-write
+        patched.setattr(corpus_module, "subject_reproducer", interrupted)  # Ctrl-C mid-write
         with pytest.raises(KeyboardInterrupt):
             save_finding(failure, tmp_path)
     assert load_entries(tmp_path) == [] and sorted(p.name for p in tmp_path.iterdir()) == [".lock"]
