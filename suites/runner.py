@@ -32,7 +32,7 @@ from strategies.render import input_tensors, materialize_inputs, program_types
 from .backends.base import Backend, CompileContext, Contract, HarnessError
 from .config import Config
 from .oracle import Difference, Step, compare, dtype_name, path_text
-from .signature import Signature, masked
+from .signature import Signature, difference_what, masked
 from .subjects import Subject, kind_of
 
 __all__ = ["BUILTIN_BACKENDS", "CPU_BACKENDS", "DEFAULT_BACKENDS", "OUTCOMES", "Verdict", "execute", "load_backend"]
@@ -158,16 +158,7 @@ class Verdict:
         differences)."""
         if self.outcome == "mismatch" or self.differences:
             d = self.differences[0] if self.differences else {"kind": "?", "expected": "", "actual": ""}
-            d = self.root.get("difference", d)
-            what = f"{d['kind']}: {d['expected']} -> {d['actual']}" if d["kind"] in ("dtype", "leaf_type",
-                                                                                     "container_type") else d["kind"]
-            if d["kind"] == "values" and d.get("dtype"):
-                what += f": {d['dtype']}"
-            if d["kind"] in ("values", "mutation_lost", "shape") and d.get("special"):
-                what += f" {d['special']}"  # NaN lost, 0-d, ...: a class of its own
-            if d["path"].startswith("state."):  # a buffer or an input after the call
-                what = f"state {what}"
-            what = re.sub(r"\(.*\)", "", what)
+            what = difference_what(self.root.get("difference", d))
         else:
             what = self.error_pattern()
         return Signature(self.backend, self.stage, self.outcome, what, self.leaf_op)

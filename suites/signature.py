@@ -10,8 +10,9 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, replace
+from typing import Any
 
-__all__ = ["WRAPPER", "Difference", "Signature", "masked"]
+__all__ = ["WRAPPER", "Difference", "Signature", "difference_what", "masked"]
 
 #: dynamo wraps an error raised inside a backend call: the inner error is the cause.
 WRAPPER = "BackendCompilerFailed: "
@@ -123,6 +124,21 @@ class Difference:
     got: str = ""
     #: A class of its own: ``0-d``, ``NaN lost``, ``NaN made``, ``inf lost``, ``inf made``.
     special: str = ""
+
+
+def difference_what(d: dict[str, Any]) -> str:
+    """A mismatch's ``what``, from its first difference as a verdict records it: the kind,
+    both sides of a type change, the leaf's dtype for values, a special class where one
+    applies, and ``state`` before a difference in a buffer or an input after the call."""
+    what = f"{d['kind']}: {d['expected']} -> {d['actual']}" if d["kind"] in ("dtype", "leaf_type",
+                                                                             "container_type") else d["kind"]
+    if d["kind"] == "values" and d.get("dtype"):
+        what += f": {d['dtype']}"
+    if d["kind"] in ("values", "mutation_lost", "shape") and d.get("special"):
+        what += f" {d['special']}"  # NaN lost, 0-d, ...: a class of its own
+    if d.get("path", "").startswith("state."):
+        what = f"state {what}"
+    return re.sub(r"\(.*\)", "", what)  # a repr's contents: values, not the kind of bug
 
 
 def masked(error_type: str, message: str) -> str:
