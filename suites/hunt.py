@@ -35,7 +35,7 @@ from .runner import Verdict, load_backend
 from .simplify import simplified
 from .worker import Worker
 
-__all__ = ["focus_ops", "hunt"]
+__all__ = ["focus_ops", "hunt", "needs_dynamic"]
 
 #: Seconds each backend's items took in the last ``ci`` survey: the fastest is searched first.
 ITEM_SECONDS = Path(__file__).with_name("ci-item-seconds.json")
@@ -44,15 +44,17 @@ ITEM_SECONDS = Path(__file__).with_name("ci-item-seconds.json")
 _ELSEWHERE = Known(id="elsewhere", backends=("*",), kind="bug", reason="")
 
 
-def focus_ops(target: Known, backend_spec: str, findings: Path | None = None) -> tuple[str, ...]:
+def focus_ops(target: Known, backend_spec: str, findings: Path | None = None,
+              entries: list[Entry] | None = None) -> tuple[str, ...]:
     """The ops ``target`` names in its fields, those of the verdicts it explained on
-    ``backend_spec`` in the last ``ci`` survey (``suites.known.SURVEY``) and, given a
-    run's ``findings.json``, those of the example cases of the row there, with every op
-    that computes nothing (inputs, views, state, constants); empty when none names an
-    op."""
+    ``backend_spec`` in the last ``ci`` survey (``suites.known.SURVEY``), those its
+    corpus entries' cases ran (meta ``ops``) and, given a run's ``findings.json``, those
+    of the example cases of the row there, with every op that computes nothing (inputs,
+    views, state, constants); empty when none names an op."""
     verdicts = [v for v in json.loads(SURVEY.read_text()) if v["backend"] == backend_spec]
     named = {part for (_, op) in root_causes(target, verdicts) for part in op.split("+") if part in OPS}
     named |= {op for op in target.named_ops() if op in OPS}
+    named |= {op for e in entries or () if e.meta.get("row") == target.id for op in e.meta.get("ops") or () if op in OPS}
     if findings is not None and findings.exists():
         examples = json.loads(findings.read_text()).get("absorbed", {}).get(target.id, {}).values()
         named |= {v["op"] for e in examples if e["backend"] == backend_spec and "case" in e
@@ -62,12 +64,20 @@ def focus_ops(target: Known, backend_spec: str, findings: Path | None = None) ->
     return tuple(n for n in OPS if n in named or OPS[n].family in STRUCTURAL_FAMILIES)
 
 
+def needs_dynamic(target: Known) -> bool:
+    """Every form of the row shows only on a dynamic case (``dynamic=True``, or size roles):
+    a static search cannot reach it."""
+    return all(form.dynamic is True or bool(form.sizes) for form in (target, *target.also))
+
+
 def hunt(target: Known, backend_spec: str, *, examples: int = 1000, search_seed: int = 0,
          worker: Worker | None = None, ops: tuple[str, ...] = (), config: Config | None = None,
-         input_trees: bool = False) -> ConformanceFailure | None:
+         input_trees: bool = False, dynamic: bool | None = None) -> ConformanceFailure | None:
     """The shrunk failure of ``backend_spec`` that ``target`` explains, or None when
     ``examples`` cases did not reach it; ``ops`` narrows the programs to those ops;
-    ``input_trees`` draws how forward takes its inputs too (``cases(input_trees=True)``)."""
+    ``input_trees`` draws how forward takes its inputs too (``cases(input_trees=True)``);
+    ``dynamic`` draws dynamic cases, compiled once and called at many sizes, as the
+    dynamic-shapes search does (default: where the row shows only on those)."""
     draw_as_the_suite_does()  # the draws a pytest run makes (conftest.py)
     config = config or Config.from_environment()
     backend = load_backend(backend_spec, config)
@@ -86,12 +96,19 @@ def hunt(target: Known, backend_spec: str, *, examples: int = 1000, search_seed:
             return None  # hidden: the hunted bug fails the search
         return match(verdict, rows) or _ELSEWHERE
 
-    strategy = cases(ops=ops or None, input_trees=True) if input_trees else cases(ops=ops) if ops else None
+    dynamic = needs_dynamic(target) if dynamic is None else dynamic
+    if dynamic and not backend.dynamic:
+        return None  # a static-only frontend (tvm-fx): its dynamic cases would be static ones
+    if dynamic:  # as test_dynamic_shapes_round_trip draws them
+        strategy = cases(ops=ops or None, dynamic=True, exportable=True)
+    else:
+        strategy = cases(ops=ops or None, input_trees=True) if input_trees else cases(ops=ops) if ops else None
     # No explain phase: it re-runs the shrunk case many times to say which parts matter.
     check = seed(search_seed)(settings(max_examples=examples, deadline=None, database=None,
                                        phases=[Phase.generate, Phase.shrink],
                                        suppress_health_check=list(HealthCheck))(
-        conformance_property(backend, backend_spec, run_case, Recorder(), strategy, known_row=known_row)))
+        conformance_property(backend, backend_spec, run_case, Recorder(), strategy, known_row=known_row,
+                             dynamic=dynamic)))
     try:
         check()
     except ConformanceFailure as failure:
@@ -122,7 +139,7 @@ def find(row_id: str, backend_spec: str | None, examples: int, worker: Worker, f
     for spec in [backend_spec] if backend_spec else search_order(target):
         # First among the ops the last survey saw the row on (far fewer cases to reach
         # it), then among every op.
-        ops = focus_ops(target, spec, findings)
+        ops = focus_ops(target, spec, findings, [e for e in load_entries() if isinstance(e, Entry)])
         failure = hunt(target, spec, examples=examples, worker=worker, ops=ops, config=config,
                        input_trees=input_trees) if ops else None
         failure = failure or hunt(target, spec, examples=examples, worker=worker, config=config, input_trees=input_trees)

@@ -1,0 +1,34 @@
+"""The hunt reaches a row's bug with the row hidden: on dynamic cases where the row shows
+only there (a static search can never meet a size role)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from suites.hunt import hunt, needs_dynamic
+from suites.known import Known, row
+from suites.runner import Verdict, execute, load_backend
+
+SPEC = "tests.harness_backends:SpecializesToExample"
+#: A bug the planted frontend has only away from the example size.
+PLANTED = Known(id="planted-specialised", backends=(SPEC, "specializes-to-example"), kind="bug", dynamic=True,
+                outcome="mismatch", reason="right at the example size, wrong at every other")
+
+
+class _InProcess:
+    """The worker's one method, without its process (no case here kills one)."""
+
+    def run(self, backend_spec: str, case: Any, options: dict[str, Any]) -> Verdict:
+        return execute(load_backend(backend_spec), case, options)
+
+
+def test_a_dynamic_only_row_is_hunted_on_dynamic_cases():
+    assert needs_dynamic(PLANTED) and needs_dynamic(row("tvm-dynamo-dynamic-size-output"))
+    assert not needs_dynamic(row("tvm-float64-narrowed"))
+    failure = hunt(PLANTED, SPEC, examples=150, worker=_InProcess())
+    assert failure is not None, "not reached on dynamic cases"
+    assert "@" in failure.verdict.stage and PLANTED.matches(failure.verdict), failure.verdict.signature()
+
+
+def test_a_static_search_cannot_reach_it():
+    assert hunt(PLANTED, SPEC, examples=40, worker=_InProcess(), dynamic=False) is None
