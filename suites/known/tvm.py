@@ -736,8 +736,9 @@ ROWS: tuple[Known, ...] = (
         id="tvm-dynamo-bool-clamp-float-bounds", backends=("tvm-dynamo",), kind="bug",
         dynamic=False, outcome="crash", errors=("ValueError",),
         message=r"Check failed: \(value == N \|\| value == N\) is false: N exceeds range of bool",
-        reason=("clamp of a bool tensor with float bounds (b.clamp(min=-1.25, max=2.5)): relax_dynamo makes the bounds "
-                "bool constants and TVM rejects -1 as out of bool's range; eager promotes to float32. Static too."),
+        reason=("clamp of a bool tensor with a number bound outside bool's range (b.clamp(max=2), b.clamp(min=-1.25, "
+                "max=2.5)): relax_dynamo makes the bounds bool constants and TVM rejects the value; eager promotes (to "
+                "int64, to float32). Static too."),
     ),
     Known(
         id="tvm-ep-dynamic-symbolic-size-functions", backends=("tvm-ep",), kind="bug",
