@@ -470,8 +470,8 @@ ROWS: tuple[Known, ...] = (
         id="tvm-scalar-mod-bool-not-promoted", backends=TVM, kind="bug",
         stages=("import",), dynamic=False, outcome="crash", errors=("TypeError",),
         message=r"Softmax requires the input tensor to have float dtype\. However, the given input dtype is T\.bool",
-        reason=("`2.5 % mask` (a Python float modulo a bool tensor) stays bool in the importer where PyTorch gives "
-                "float32; the softmax after it then fails the import."),
+        reason=("Arithmetic of a bool tensor with a Python float (`mask + 0.5`, `2.5 % mask`) stays bool in the "
+                "importer where PyTorch gives float32; the softmax after it then fails the import."),
         link="https://github.com/apache/tvm/pull/20372",
     ),
     Known(

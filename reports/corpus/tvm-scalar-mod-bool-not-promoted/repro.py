@@ -1,4 +1,4 @@
-# add_scalar, mod_scalar, softmax: TypeError: Softmax requires the input tensor to have float dtype. However, the given input dtype is… (tvm-fx)
+# add_scalar, softmax: TypeError: Softmax requires the input tensor to have float dtype. However, the given input dtype is… (tvm-fx)
 # apache-tvm 0.27.0.post1, torch 2.13.0+cpu. Exits 1 while the bug reproduces.
 import torch
 from tvm.relax.frontend.torch import from_fx
@@ -6,14 +6,13 @@ from tvm.relax.frontend.torch import from_fx
 
 class Model(torch.nn.Module):
     def forward(self, x0):
-        v0 = x0 + 1
-        v1 = 2.5 % v0
-        v2 = torch.softmax(v1, dim=0)
-        return v2
+        v0 = x0 + 0.5
+        v1 = torch.softmax(v0, dim=0)
+        return v1
 
 
 model = Model().eval()
-args, kwargs = (torch.tensor([False], dtype=torch.bool), ), {}
+args, kwargs = (torch.tensor(False, dtype=torch.bool), ), {}
 print("eager:   ", model(*args, **kwargs))
 graph_module = torch.fx.symbolic_trace(model)
 inputs = [*args, *kwargs.values()]  # the placeholders: forward's parameters, in order
