@@ -255,22 +255,3 @@ def _input_features(case: Case) -> set[str]:
         if p.keyword:
             found.add("input:by keyword")
     return found
-
-
-def _input_features(case: Case) -> set[str]:
-    """How ``forward`` takes its inputs: the kinds of tree, and the constants beside them."""
-    found: set[str] = set()
-
-    def walk(node: ParamTree, nested: bool) -> None:
-        if isinstance(node, Const):
-            found.add(f"input:constant {type(node.value).__name__}")
-        elif isinstance(node, ParamNode):
-            found.add(f"input:{'nested ' if nested else ''}{node.kind}")
-            for child in node.items:
-                walk(child, True)
-
-    for p in case.params:
-        walk(p.tree, False)
-        if p.keyword:
-            found.add("input:by keyword")
-    return found
