@@ -136,10 +136,11 @@ def find(row_id: str, backend_spec: str | None, examples: int, worker: Worker, f
     """Hunt the row's bug on its backends in turn; file the first shrunk failure as its entry."""
     target = row(row_id)
     config = config or Config.from_environment()
+    entries = [e for e in load_entries() if isinstance(e, Entry)]  # the tracked corpus: the row's evidence
     for spec in [backend_spec] if backend_spec else search_order(target):
         # First among the ops the last survey saw the row on (far fewer cases to reach
         # it), then among every op.
-        ops = focus_ops(target, spec, findings, [e for e in load_entries() if isinstance(e, Entry)])
+        ops = focus_ops(target, spec, findings, entries)
         failure = hunt(target, spec, examples=examples, worker=worker, ops=ops, config=config,
                        input_trees=input_trees) if ops else None
         failure = failure or hunt(target, spec, examples=examples, worker=worker, config=config, input_trees=input_trees)

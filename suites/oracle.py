@@ -17,7 +17,7 @@ from torch.utils import _pytree as pytree
 
 from .backends.base import Contract
 
-__all__ = ["TOLERANCES", "Difference", "Step", "compare", "describe", "dtype_name", "path_text"]
+__all__ = ["TOLERANCES", "Difference", "Step", "compare", "describe", "dtype_name", "in_state", "path_text"]
 
 #: (rtol, atol) per float dtype, before a leaf's own error bound widens atol (below).
 #:
@@ -74,6 +74,11 @@ def path_text(steps: tuple[Step, ...]) -> str:
     return "".join(str(step) for step in steps)
 
 
+def in_state(steps: tuple[Step, ...]) -> bool:
+    """The path leads into a buffer or an input after the call, not into the output."""
+    return bool(steps) and steps[0].kind == "state"
+
+
 @dataclass(frozen=True)
 class Difference:
     #: Where: the steps from the output (or the state) to the leaf or container.
@@ -98,7 +103,7 @@ class Difference:
     @property
     def in_state(self) -> bool:
         """In a buffer or an input after the call, not in the output."""
-        return bool(self.steps) and self.steps[0].kind == "state"
+        return in_state(self.steps)
 
     def __str__(self) -> str:
         where = self.path or "<output>"

@@ -31,7 +31,7 @@ from strategies.render import input_tensors, materialize_inputs, program_types
 
 from .backends.base import Backend, CompileContext, Contract, HarnessError
 from .config import Config
-from .oracle import Difference, Step, compare, dtype_name, path_text
+from .oracle import Difference, Step, compare, dtype_name, in_state, path_text
 from .signature import Signature, difference_what, masked
 from .subjects import Subject, kind_of
 
@@ -537,12 +537,11 @@ def _state_op(run: _Run, difference: Difference) -> str:
     is named as a generated case's would be (``buffer_update``, ``input_update``)."""
     if difference.in_state:
         return "buffer_update" if difference.steps[0].value == "buffers" else "input_update"
-    path = difference.path
     try:
-        leaves = {pytree.keystr(p): leaf for p, leaf in pytree.tree_flatten_with_path(run.expected)[0]}
+        leaves = {tuple(Step.of_key(k) for k in p): leaf for p, leaf in pytree.tree_flatten_with_path(run.expected)[0]}
     except ValueError:  # a node registered without keys (transformers' ModelOutput): no path to name
         return ""
-    leaf = leaves.get(path)
+    leaf = leaves.get(difference.steps)
     for part, update in (("buffers", "buffer_update"), ("inputs", "input_update")):
         if any(leaf is t for t in run.expected_state[part].values()):
             return update
@@ -552,7 +551,7 @@ def _state_op(run: _Run, difference: Difference) -> str:
 def _mutated_by(case: Case, path: tuple[Step, ...]) -> int | None:
     """The value that mutated the buffer or input at a state path (a buffer ``sK``
     belongs to value K; an input to the value that mutated it), if any."""
-    if len(path) < 2 or path[0].kind != "state":
+    if len(path) < 2 or not in_state(path):
         return None
     part, name = path[0].value, path[1].value
     if part == "buffers":
@@ -565,7 +564,7 @@ def _mutated_by(case: Case, path: tuple[Step, ...]) -> int | None:
 
 
 def _op_at(case: Case, path: tuple[Step, ...]) -> str:
-    index = _mutated_by(case, path) if path[:1] and path[0].kind == "state" else _value_at(case, path)[0]
+    index = _mutated_by(case, path) if in_state(path) else _value_at(case, path)[0]
     return "" if index is None else case.values[index].op
 
 
@@ -574,7 +573,7 @@ def _error_lookup(case: Case) -> Callable[[tuple[Step, ...]], float]:
     types = program_types(case)
 
     def error_at(path: tuple[Step, ...]) -> float:
-        if path[:1] and path[0].kind == "state":
+        if in_state(path):
             index = _mutated_by(case, path)
             t = types.get(f"v{index}")
             return t.err if isinstance(t, TensorType) else 0.0

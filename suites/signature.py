@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 __all__ = ["WRAPPER", "Difference", "Signature", "difference_what", "masked"]
@@ -72,7 +73,7 @@ class Signature:
         stage compiled the dynamic program); empty for a static case."""
         return self.stage.partition("@")[2]
 
-    @property
+    @cached_property  # read by every row of the known table
     def message(self) -> str:
         """A crash's or a hang's masked message, without its error type (the inner
         error's of a wrapper); empty for a mismatch."""
@@ -81,7 +82,7 @@ class Signature:
         what = self.what.removeprefix(WRAPPER)
         return what.split(": ", 1)[1] if self.error_type and ": " in what else what.removeprefix(f"{self.error_type}:")
 
-    @property
+    @cached_property  # read by every row of the known table
     def difference(self) -> Difference:
         """A mismatch's ``what`` in its parts (all empty for a crash)."""
         if self.outcome != "mismatch":
@@ -99,7 +100,7 @@ class Signature:
             expected, _, special = detail.partition(" ")
         return Difference(kind, state, expected, got, special)
 
-    @property
+    @cached_property  # read by every row of the known table
     def chain(self) -> tuple[str, ...]:
         """The ops a process that died ran (``cumsum+add``), or the differing leaf's op."""
         return tuple(self.trigger.split("+")) if self.trigger else ()

@@ -147,13 +147,14 @@ class Known(When):
     #: Why a ``bug`` row of a CPU frontend has no corpus entry; empty = it has one.
     no_entry: str = ""
 
-    def matches(self, verdict: _Verdict) -> bool:
+    def matches(self, verdict: _Verdict, signature: Signature | None = None) -> bool:
+        """The row explains ``verdict`` (whose signature ``match`` hands over, made once for every row)."""
         if self.backends != ("*",) and verdict.backend not in self.backends:
             return False
         if self.kind == "unsupported" and verdict.outcome not in ("crash", "unsupported") and not (
                 verdict.outcome == "mismatch" and _only_lost_mutations(verdict)):
             return False
-        signature = verdict.as_signature()  # computed once: this runs for every row on every case
+        signature = signature or verdict.as_signature()
         forms: tuple[When, ...] = (self, *self.also)
         if signature.wrapped:  # as if the row's stage inside dynamo's backend call had raised the inner error
             signature = signature.unwrapped(verdict.stage)
@@ -189,7 +190,8 @@ def match(verdict: _Verdict, rows: tuple[Known, ...]) -> Known | None:
     the open corpus entries' rows (``reports.corpus.known_rows``)."""
     if verdict.outcome == "pass":
         return None
-    return next((row for row in rows if row.matches(verdict)), None)
+    signature = verdict.as_signature()  # once: every row reads its parts
+    return next((row for row in rows if row.matches(verdict, signature)), None)
 
 
 @dataclass
