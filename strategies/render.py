@@ -15,7 +15,7 @@ from typing import Any
 import torch
 
 from . import containers
-from .ops import DOMAIN, OPS, Type, domain_type, render_op, state_source, value_type
+from .ops import DOMAIN, OPS, Type, domain_type, render_op, state_source, then_source, value_type
 from .ops.base import PRECISE_STEPS, WIDE_FLOAT, WIDE_INT
 from .spec import Case, Const, Input, ParamTree, Ref, Tree, case_to_json
 
@@ -176,6 +176,7 @@ def class_source(case: Case) -> tuple[list[str], dict[str, str]]:
             body += [rendered, f"v{i} = {f'self.s{i}' if OPS[value.op].mutates == 'state' else value.operands[0]}"]
         else:
             body.append(f"v{i} = {rendered}")
+            body += then_source(value.op, f"v{i}", value.operands, attrs, operand_types, f"self.s{i}")
 
     positional, keyword = parameters(case)
     signature = ", ".join(["self", *positional, *(["*", *keyword] if keyword else [])])

@@ -508,12 +508,15 @@ def minimal(condition: Callable[[Case], bool], seed: int) -> Case:
 def _without_known_leftovers(case: Case) -> tuple[Case, list[str]]:
     """``case`` without what the shrinker is known to leave behind, and what that was.
 
-    Two choice sequences Hypothesis cannot shrink in one step: deleting an input before
+    Three choice sequences Hypothesis cannot shrink in one step: deleting an input before
     the one in use renames the inputs after it, so the operand index drawn later must
-    change too; and deleting a container item before the one the target needs must
-    lower the item count, drawn first, at the same time.
+    change too; deleting a container item before the one the target needs must
+    lower the item count, drawn first, at the same time; and a comparison of an input
+    with itself (``x0 == x0``) that stands in for a bool input goes only with the
+    input's dtype changed in the same step.
     """
     leftovers: list[str] = []
+    case = _self_comparisons_as_bool_inputs(case, leftovers)
     used = sorted({o for v in case.values for o in v.operands if o.startswith("x")}, key=lambda n: int(n[1:])) or ["x0"]
     unused = [i for i in case.inputs if i.name not in used]
     if unused:
@@ -540,6 +543,30 @@ def _without_known_leftovers(case: Case) -> tuple[Case, list[str]]:
     if output != case.output:
         case = replace(case, output=output).pruned()
     return case, leftovers
+
+
+def _self_comparisons_as_bool_inputs(case: Case, leftovers: list[str]) -> Case:
+    """``case`` with each comparison of an input with itself, the input's only reader,
+    replaced by that input made bool."""
+    for k, v in enumerate(case.values):
+        x = v.operands[0] if v.operands else ""
+        readers = [w for w in case.values if x in w.operands]
+        if OPS[v.op].family != "compare" or set(v.operands) != {x} or not x.startswith("x") or len(readers) != 1:
+            continue
+        leftovers.append(f"{x} {v.op} {x} for a bool input")
+        moved = {f"v{k}": x, **{f"v{j}": f"v{j - 1}" for j in range(k + 1, len(case.values))}}
+
+        def shift(node: Tree) -> Tree:
+            if isinstance(node, Ref):
+                return Ref(node.index - (node.index > k))
+            return Container(node.kind, tuple(shift(c) for c in node.items), node.keys)
+
+        inputs = tuple(replace(i, dtype="bool") if i.name == x else i for i in case.inputs)
+        values = tuple(replace(w, operands=tuple(moved.get(o, o) for o in w.operands))
+                       for j, w in enumerate(case.values) if j != k)
+        return _self_comparisons_as_bool_inputs(replace(case, inputs=inputs, values=values, output=shift(case.output)),
+                                                leftovers)
+    return case
 
 
 def assert_minimal(case: Case, check: Callable[[Case], None]) -> None:

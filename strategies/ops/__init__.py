@@ -19,7 +19,7 @@ from typing import Any
 import torch
 from torch.utils import _pytree as pytree
 
-from . import elementwise, layers, leaves, mathops, reductions, shapes, sizes, state
+from . import elementwise, idioms, layers, leaves, mathops, reductions, shapes, sizes, state
 from .base import (
     COMPLEX,
     DOMAIN,
@@ -38,7 +38,7 @@ from .base import (
 __all__ = [
     "COMPLEX", "DOMAIN", "DOMAINS", "FAMILIES", "FLOATS", "INTS", "NONFINITE_OK", "OPS", "Op", "PyType", "TensorType",
     "TupleType", "Type", "domain_applies", "domain_type", "infer", "recorded", "render_op", "state_source",
-    "value_type",
+    "then_source", "value_type",
 ]
 
 #: The ops that take +-inf and NaN (an ``extreme`` input): those whose result on them IEEE
@@ -58,7 +58,7 @@ NONFINITE_OK = frozenset({
 })
 
 OPS: dict[str, Op] = {}
-for _module in (leaves, elementwise, mathops, reductions, shapes, layers, state, sizes):
+for _module in (leaves, elementwise, mathops, reductions, shapes, layers, state, sizes, idioms):
     for _op in _module.OPS:
         if _op.name in OPS:
             raise ValueError(f"op {_op.name!r} is defined twice")
@@ -72,6 +72,13 @@ def render_op(op_name: str, operands: tuple[str, ...], attrs: dict, types: tuple
     """The Python expression computing one value (a statement for an op that mutates);
     ``state`` is where its state lives."""
     return OPS[op_name].render(operands, {**attrs, "_types": types}, state)
+
+
+def then_source(op_name: str, out: str, operands: tuple[str, ...], attrs: dict, types: tuple[Type, ...],
+                state: str) -> list[str]:
+    """The statements that finish the value ``out`` after its assignment (``Op.then``)."""
+    then = OPS[op_name].then
+    return [] if then is None else then(out, operands, {**attrs, "_types": types}, state)
 
 
 def state_source(op_name: str, attrs: dict, types: tuple[Type, ...]) -> str | None:
@@ -225,6 +232,11 @@ def _run(op_name: str, attr_items: tuple, types: tuple[Type, ...], expr: str, de
         if OPS[op_name].mutates:  # a statement: the value is what it mutated
             exec(_compiled(expr, "exec"), scope)  # noqa: S102 - our own rendered source
             return _type_of(scope["state" if OPS[op_name].mutates == "state" else "x0"])
+        if OPS[op_name].then is not None:  # the value, then statements that finish it
+            names = tuple(f"x{i}" for i in range(len(types)))
+            block = "\n".join([f"out = {expr}", *then_source(op_name, "out", names, attrs, types, "state")])
+            exec(_compiled(block, "exec"), scope)  # noqa: S102 - our own rendered source
+            return _type_of(scope["out"])
         return _type_of(eval(_compiled(expr, "eval"), scope))  # noqa: S307 - our own rendered source
 
 

@@ -318,6 +318,10 @@ class Op:
     #: "operand" (its first operand, an input). ``render`` gives a statement then, and
     #: the value is what it mutated.
     mutates: str = ""
+    #: Statements run on the new value once it is assigned, as model code updates a fresh
+    #: copy (``h = x.clone()`` then ``h[:, 0] = 0``) or runs a ``for`` loop over layers:
+    #: given the value's name, the operands, attrs and the state's name.
+    then: Callable[[str, tuple[str, ...], dict, str], list[str]] | None = None
     #: Defined on +-inf and NaN (``TensorType.nonfinite``), by IEEE 754 and PyTorch's
     #: documentation: set in one place, ``strategies.ops.NONFINITE_OK``.
     nonfinite_ok: bool = False
