@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, Phase, seed, settings
 
 from reports.corpus import Entry, known_rows, load_entries, rows_without_entry, save_finding
 from strategies import cases
+from strategies.architectures import architectures
 from strategies.cases import STRUCTURAL_FAMILIES
 from strategies.engine import draw_as_the_suite_does
 from strategies.ops import OPS
@@ -33,9 +34,10 @@ from .conformance import ConformanceFailure, Recorder, conformance_property
 from .known import SURVEY, Known, match, root_causes, row
 from .runner import Verdict, load_backend
 from .simplify import simplified
+from .subjects import kind_of
 from .worker import Worker
 
-__all__ = ["focus_ops", "hunt", "needs_dynamic"]
+__all__ = ["architecture_families", "focus_ops", "hunt", "needs_dynamic"]
 
 #: Seconds each backend's items took in the last ``ci`` survey: the fastest is searched first.
 ITEM_SECONDS = Path(__file__).with_name("ci-item-seconds.json")
@@ -70,14 +72,24 @@ def needs_dynamic(target: Known) -> bool:
     return all(form.dynamic is True or bool(form.sizes) for form in (target, *target.also))
 
 
+def architecture_families(target: Known, entries: list[Entry]) -> tuple[str, ...]:
+    """The families of the real architectures (``strategies.architectures``) the row's
+    corpus entries are: its bug shows on a whole model, which generated programs may
+    never draw."""
+    return tuple(dict.fromkeys(e.case.family for e in entries
+                               if e.meta.get("row") == target.id and kind_of(e.case).tag == "architecture"))
+
+
 def hunt(target: Known, backend_spec: str, *, examples: int = 1000, search_seed: int = 0,
          worker: Worker | None = None, ops: tuple[str, ...] = (), config: Config | None = None,
-         input_trees: bool = False, dynamic: bool | None = None) -> ConformanceFailure | None:
+         input_trees: bool = False, dynamic: bool | None = None,
+         families: tuple[str, ...] = ()) -> ConformanceFailure | None:
     """The shrunk failure of ``backend_spec`` that ``target`` explains, or None when
     ``examples`` cases did not reach it; ``ops`` narrows the programs to those ops;
     ``input_trees`` draws how forward takes its inputs too (``cases(input_trees=True)``);
     ``dynamic`` draws dynamic cases, compiled once and called at many sizes, as the
-    dynamic-shapes search does (default: where the row shows only on those)."""
+    dynamic-shapes search does (default: where the row shows only on those);
+    ``families`` searches real architectures of those families instead of programs."""
     draw_as_the_suite_does()  # the draws a pytest run makes (conftest.py)
     config = config or Config.from_environment()
     backend = load_backend(backend_spec, config)
@@ -99,7 +111,9 @@ def hunt(target: Known, backend_spec: str, *, examples: int = 1000, search_seed:
     dynamic = needs_dynamic(target) if dynamic is None else dynamic
     if dynamic and not backend.dynamic:
         return None  # a static-only frontend (tvm-fx): its dynamic cases would be static ones
-    if dynamic:  # as test_dynamic_shapes_round_trip draws them
+    if families:  # as test_architectures_round_trip draws them
+        strategy, dynamic = architectures(families=families), False
+    elif dynamic:  # as test_dynamic_shapes_round_trip draws them
         strategy = cases(ops=ops or None, dynamic=True, exportable=True)
     else:
         strategy = cases(ops=ops or None, input_trees=True) if input_trees else cases(ops=ops) if ops else None
@@ -137,12 +151,16 @@ def find(row_id: str, backend_spec: str | None, examples: int, worker: Worker, f
     target = row(row_id)
     config = config or Config.from_environment()
     entries = [e for e in load_entries() if isinstance(e, Entry)]  # the tracked corpus: the row's evidence
+    families = architecture_families(target, entries)
     for spec in [backend_spec] if backend_spec else search_order(target):
-        # First among the ops the last survey saw the row on (far fewer cases to reach
-        # it), then among every op.
+        # First among the architectures of the row's entries, or the ops the last survey
+        # saw the row on (far fewer cases to reach it), then among every op.
         ops = focus_ops(target, spec, findings, entries)
-        failure = hunt(target, spec, examples=examples, worker=worker, ops=ops, config=config,
-                       input_trees=input_trees) if ops else None
+        failure = hunt(target, spec, examples=examples, worker=worker, config=config,
+                       families=families) if families else None
+        if failure is None and ops:
+            failure = hunt(target, spec, examples=examples, worker=worker, ops=ops, config=config,
+                           input_trees=input_trees)
         failure = failure or hunt(target, spec, examples=examples, worker=worker, config=config, input_trees=input_trees)
         if failure is None:
             print(f"{row_id}: not reached on {spec} in {examples} cases", flush=True)

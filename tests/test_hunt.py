@@ -1,13 +1,16 @@
 """The hunt reaches a row's bug with the row hidden: on dynamic cases where the row shows
-only there (a static search can never meet a size role)."""
+only there (a static search can never meet a size role), among real architectures where
+the row's entries are one."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from suites.hunt import hunt, needs_dynamic
+from reports.corpus import Entry, load_entries
+from suites.hunt import architecture_families, hunt, needs_dynamic
 from suites.known import Known, row
 from suites.runner import Verdict, execute, load_backend
+from suites.subjects import kind_of
 
 SPEC = "tests.harness_backends:SpecializesToExample"
 #: A bug the planted frontend has only away from the example size.
@@ -32,3 +35,18 @@ def test_a_dynamic_only_row_is_hunted_on_dynamic_cases():
 
 def test_a_static_search_cannot_reach_it():
     assert hunt(PLANTED, SPEC, examples=40, worker=_InProcess(), dynamic=False) is None
+
+
+DROP = "tests.harness_backends:DropModelOutputField"
+#: A bug only a model returning a transformers ModelOutput shows.
+DROPPED_FIELD = Known(id="planted-dropped-field", backends=(DROP, "distort-drop_model_output_field"), kind="bug",
+                      outcome="mismatch", reason="the ModelOutput's last field lost")
+
+
+def test_a_row_of_a_real_architecture_is_hunted_among_architectures():
+    entries = [e for e in load_entries() if isinstance(e, Entry)]
+    assert architecture_families(row("tvm-ep-rnn-final-state-is-sequence"), entries) == ("gru",)
+    assert architecture_families(row("tvm-float64-narrowed"), entries) == ()
+    failure = hunt(DROPPED_FIELD, DROP, examples=10, worker=_InProcess(), families=("bert", "gpt2"))
+    assert failure is not None, "not reached among architectures"
+    assert kind_of(failure.case).tag == "architecture" and DROPPED_FIELD.matches(failure.verdict)
