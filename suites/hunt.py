@@ -52,7 +52,8 @@ def focus_ops(target: Known, backend_spec: str, findings: Path | None = None,
     ``backend_spec`` in the last ``ci`` survey (``suites.known.SURVEY``), those its
     corpus entries' cases ran (meta ``ops``) and, given a run's ``findings.json``, those
     of the example cases of the row there, with every op that computes nothing (inputs,
-    views, state, constants); empty when none names an op."""
+    views, state, constants); empty when none names an op. Where every op named computes
+    nothing, programs of those leaves alone."""
     verdicts = [v for v in json.loads(SURVEY.read_text()) if v["backend"] == backend_spec]
     named = {part for (_, op) in root_causes(target, verdicts) for part in op.split("+") if part in OPS}
     named |= {op for op in target.named_ops() if op in OPS}
@@ -61,7 +62,9 @@ def focus_ops(target: Known, backend_spec: str, findings: Path | None = None,
         examples = json.loads(findings.read_text()).get("absorbed", {}).get(target.id, {}).values()
         named |= {v["op"] for e in examples if e["backend"] == backend_spec and "case" in e
                   for v in json.loads(e["case"])["values"] if v["op"] in OPS}
-    if not named - {n for n in OPS if OPS[n].family in STRUCTURAL_FAMILIES}:
+    # A row of leaves alone (a Python constant returned, a view): programs of leaves only,
+    # where no crash of a computing op hides it.
+    if not named:
         return ()
     return tuple(n for n in OPS if n in named or OPS[n].family in STRUCTURAL_FAMILIES)
 

@@ -7,7 +7,9 @@ from __future__ import annotations
 from typing import Any
 
 from reports.corpus import Entry, load_entries
-from suites.hunt import architecture_families, hunt, needs_dynamic
+from strategies.cases import STRUCTURAL_FAMILIES
+from strategies.ops import OPS
+from suites.hunt import architecture_families, focus_ops, hunt, needs_dynamic
 from suites.known import Known, row
 from suites.runner import Verdict, execute, load_backend
 from suites.subjects import kind_of
@@ -50,3 +52,12 @@ def test_a_row_of_a_real_architecture_is_hunted_among_architectures():
     failure = hunt(DROPPED_FIELD, DROP, examples=10, worker=_InProcess(), families=("bert", "gpt2"))
     assert failure is not None, "not reached among architectures"
     assert kind_of(failure.case).tag == "architecture" and DROPPED_FIELD.matches(failure.verdict)
+
+
+def test_a_row_of_leaves_alone_is_hunted_among_programs_of_leaves():
+    """A Python constant returned as the wrong type: among programs of leaves only, no
+    crash of a computing op hides it."""
+    entries = [e for e in load_entries() if isinstance(e, Entry)]
+    ops = focus_ops(row("tvm-fx-python-bool-as-int"), "tvm-fx", entries=entries)
+    assert "const_bool" in ops and all(OPS[op].family in STRUCTURAL_FAMILIES for op in ops), ops
+    assert "sum" in focus_ops(row("tvm-int-reduction-not-promoted"), "tvm-ep", entries=entries)
