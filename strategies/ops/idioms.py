@@ -6,8 +6,10 @@
   ``argmax``, ``scatter`` by a stable ``argsort``);
 * ``broadcast``: operands of different ranks broadcast against each other (``addcmul``,
   ``lerp``, a mask ``m[..., None]`` or ``m[:, None, None, :]`` over a wider tensor);
-* ``form``: one op's other spellings (``F.softmax(x, dim=-1, dtype=torch.float32)``,
-  ``x.mean((-2, -1), keepdim=True)``, ``x.sum(-1, dtype=torch.float32)``, ``x.float()``);
+* ``form``: one op's other spellings (``x.relu()``, ``F.silu(x)``, ``self.act = nn.GELU()``,
+  ``F.softmax(x, dim=-1, dtype=torch.float32)``,
+  ``x.mean((-2, -1), keepdim=True)``, ``x.sum(-1, dtype=torch.float32)``, ``x.float()``,
+  ``x.to(y.dtype)``);
 * submodules as models hold them (family ``module``): one ``Linear`` called twice, and a
   ``ModuleList`` run in a ``for`` loop.
 
@@ -40,6 +42,7 @@ from .base import (
 )
 from .elementwise import _cast_targets, _derive_cast
 from .layers import W, _affine_bound, _cast_err, _fits_all
+from .mathops import OPS as _MATH_OPS
 from .mathops import _derive_log_softmax, _derive_softmax
 
 _FILLS = {"float": (0.0, -1.25, 2.0, 0.5), "int": (0, 1, 2, -3), "bool": (True, False)}
@@ -321,6 +324,41 @@ def _derive_reduce_form(types: tuple[TensorType, ...], attrs: dict, out: Type) -
     return finish(out, lo, hi, n * t.err + rounding(out, lo, hi, max(n, 1)))
 
 
+#: Each activation's spellings in model code: a Tensor method, a ``torch.`` function, a
+#: ``torch.nn.functional`` one, and a module held in ``__init__`` (``self.act = nn.GELU()``).
+_ACTIVATIONS = {
+    "relu": ("method", "torch", "functional", "module:ReLU"),
+    "gelu": ("functional", "module:GELU"),
+    "silu": ("functional", "module:SiLU"),
+    "sigmoid": ("method", "torch", "module:Sigmoid"),
+    "tanh": ("method", "torch", "module:Tanh"),
+}
+_ACTIVATION_OPS = {op.name: op for op in _MATH_OPS if op.name in _ACTIVATIONS}
+
+
+def _activation_fns(t: TensorType) -> list[str]:
+    return [fn for fn, op in _ACTIVATION_OPS.items() if t.is_float and op.accepts(t)]
+
+
+def _draw_activation(draw: Callable, types: tuple[TensorType, ...]) -> dict:
+    fn = draw(sampled(_activation_fns(types[0])))
+    attrs = {"fn": fn, "form": draw(sampled(_ACTIVATIONS[fn]))}
+    return {**attrs, "approximate": "none"} if fn == "gelu" else attrs
+
+
+def _render_activation(o: tuple[str, ...], a: dict, s: str) -> str:
+    form, fn = a["form"], a["fn"]
+    if form.startswith("module:"):
+        return f"{s}({o[0]})"
+    if form == "method":
+        return f"{o[0]}.{fn}()"
+    return f"torch.{fn}({o[0]})" if form == "torch" else f"torch.nn.functional.{fn}({o[0]})"
+
+
+def _derive_activation(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+    return _ACTIVATION_OPS[attrs["fn"]].derive(types, attrs, out)
+
+
 #: The shorthand method of each cast (``x.float()``), as model code writes casts.
 _SHORTHAND = {"float32": "float", "float64": "double", "float16": "half", "bfloat16": "bfloat16", "int64": "long",
               "int32": "int", "int16": "short", "int8": "char", "uint8": "byte", "bool": "bool"}
@@ -333,6 +371,15 @@ def _shorthand_targets(t: TensorType) -> list[str]:
 
 def _render_shorthand(o: tuple[str, ...], a: dict, s: str) -> str:
     return f"{o[0]}.{_SHORTHAND[a['dtype']]}()"
+
+
+def _draw_cast_like(draw: Callable, types: tuple[TensorType, ...]) -> dict:
+    return {"dtype": types[1].dtype, "form": draw(sampled(("to_dtype", "type_as")))}
+
+
+def _render_cast_like(o: tuple[str, ...], a: dict, s: str) -> str:
+    # The dtype read off another tensor, as model code matches one value to another.
+    return f"{o[0]}.to({o[1]}.dtype)" if a["form"] == "to_dtype" else f"{o[0]}.type_as({o[1]})"
 
 
 # -- submodules --------------------------------------------------------------------------------
@@ -419,6 +466,11 @@ OPS = [
     Op("reduce_form", "form", 1, _reduce_form_accepts, _render_reduce_form, _derive_reduce_form, _draw_reduce_form),
     Op("cast_method", "form", 1, lambda t: real(t) and bool(_shorthand_targets(t)), _render_shorthand, _derive_cast,
        lambda draw, t: {"dtype": draw(sampled(_shorthand_targets(t[0])))}),
+    Op("activation_form", "form", 1, lambda t: bool(_activation_fns(t)), _render_activation, _derive_activation,
+       _draw_activation,
+       state=lambda t, a: f"torch.nn.{a['form'].removeprefix('module:')}()" if a["form"].startswith("module:") else None),
+    Op("cast_like", "form", 2, lambda x, y: real(x) and real(y) and y.dtype in _shorthand_targets(x),
+       _render_cast_like, _derive_cast, _draw_cast_like),
     Op("linear_twice", "module", 1, _twice_ok,
        lambda o, a, s: f"{s}(torch.tanh({s}({o[0]}.to({dt(a['dtype'])}))))", _derive_twice, _draw_twice,
        state=lambda t, a: (f"torch.nn.Linear({t[0].shape[-1]}, {t[0].shape[-1]}, bias={a['bias']}, "
