@@ -9,7 +9,7 @@
 * ``form``: one op's other spellings (``x.relu()``, ``F.silu(x)``, ``self.act = nn.GELU()``,
   ``F.softmax(x, dim=-1, dtype=torch.float32)``,
   ``x.mean((-2, -1), keepdim=True)``, ``x.sum(-1, dtype=torch.float32)``, ``x.float()``,
-  ``x.to(y.dtype)``);
+  ``x.to(y.dtype)``, a tuple unpacked: ``gate, up = x.chunk(2, dim=-1)``);
 * submodules as models hold them (family ``module``): one ``Linear`` called twice, and a
   ``ModuleList`` run in a ``for`` loop.
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -82,47 +83,60 @@ def _draw_index_list(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     return {"dim": dim, "index": tuple(draw(st.lists(st.integers(-n, n - 1), min_size=1, max_size=3)))}
 
 
-#: Basic subscripts: (source with ``x``, whether a tensor takes it).
+#: Basic subscripts, one op per kind of index (a row of one root cause names its op):
+#: name -> {kind: (source with ``x``, whether a tensor takes it)}.
 _BASIC = {
-    "last": ("x[..., -1]", lambda t: t.rank >= 1 and t.shape[-1] > 0),
-    "first_negative": ("x[-1]", lambda t: t.rank >= 1 and t.shape[0] > 0),
-    "column_negative": ("x[:, -1]", lambda t: t.rank >= 2 and t.shape[1] > 0),
-    "none_inside": ("x[:, None]", lambda t: t.rank >= 1),
-    "none_last": ("x[..., None]", lambda t: True),
-    "trim": ("x[..., 1:-1]", lambda t: t.rank >= 1),
-    "drop_last": ("x[:-1]", lambda t: t.rank >= 1),
-    "none_and_slice": ("x[None, ..., :1]", lambda t: t.rank >= 1),
+    # An int index drops the dim: from the end, as models read the last token.
+    "select_negative": {
+        "last": ("x[..., -1]", lambda t: t.rank >= 1 and t.shape[-1] > 0),
+        "first": ("x[-1]", lambda t: t.rank >= 1 and t.shape[0] > 0),
+        "column": ("x[:, -1]", lambda t: t.rank >= 2 and t.shape[1] > 0),
+    },
+    # None inserts a dim of size 1.
+    "index_none": {
+        "inside": ("x[:, None]", lambda t: t.rank >= 1),
+        "last": ("x[..., None]", lambda t: True),
+        "and_slice": ("x[None, ..., :1]", lambda t: t.rank >= 1),
+    },
+    # A slice with a negative stop: all but the ends.
+    "slice_negative": {
+        "trim": ("x[..., 1:-1]", lambda t: t.rank >= 1),
+        "drop_last": ("x[:-1]", lambda t: t.rank >= 1),
+    },
 }
 
 
-def _draw_basic(draw: Callable, types: tuple[TensorType, ...]) -> dict:
-    return {"kind": draw(sampled([k for k, (_, ok) in _BASIC.items() if ok(types[0])]))}
+def _basic_op(name: str) -> Op:
+    kinds = _BASIC[name]
 
+    def draw_attrs(draw: Callable, types: tuple[TensorType, ...]) -> dict:
+        return {"kind": draw(sampled([k for k, (_, ok) in kinds.items() if ok(types[0])]))}
 
-def _render_basic(o: tuple[str, ...], a: dict, s: str) -> str:
-    source = _BASIC[a["kind"]][0]
-    return o[0] + source[1:]
+    return Op(name, "index", 1, lambda t: real(t) and any(ok(t) for _, ok in kinds.values()),
+              lambda o, a, s: o[0] + kinds[a["kind"]][0][1:], derive_same, draw_attrs)
 
 
 def _setitem_ok(t: TensorType) -> bool:
     return real(t) and t.rank >= 1 and bool(_nonempty(t)) and bool(_fills(t))
 
 
-def _draw_setitem(draw: Callable, types: tuple[TensorType, ...]) -> dict:
-    t = types[0]
-    dim = draw(sampled(_nonempty(t)))
-    n = t.shape[dim]
-    kind = draw(sampled(("list", "select", "slice")))
-    if kind == "list":
-        index = tuple(draw(st.lists(st.integers(-n, n - 1), min_size=1, max_size=3)))
-    elif kind == "select":
-        index = draw(sampled((-1, 0)))
-    else:
-        index = draw(sampled(("1:", ":-1")))
-    value = draw(sampled(_fills(t)))
-    # h[idx] += v: an add in the tensor's dtype, within its range (no bool add).
-    augmented = not t.is_bool and fits(t.dtype, t.lo + min(value, 0), t.hi + max(value, 0)) and draw(booleans())
-    return {"dim": dim, "index": index, "value": value, "augmented": augmented}
+def _draw_setitem(kind: str) -> Callable:
+    def draw_attrs(draw: Callable, types: tuple[TensorType, ...]) -> dict:
+        t = types[0]
+        dim = draw(sampled(_nonempty(t)))
+        n = t.shape[dim]
+        if kind == "list":
+            index: Any = tuple(draw(st.lists(st.integers(-n, n - 1), min_size=1, max_size=3)))
+        elif kind == "select":
+            index = draw(sampled((-1, 0)))
+        else:
+            index = draw(sampled(("1:", ":-1")))
+        value = draw(sampled(_fills(t)))
+        # h[idx] += v: an add in the tensor's dtype, within its range (no bool add).
+        augmented = not t.is_bool and fits(t.dtype, t.lo + min(value, 0), t.hi + max(value, 0)) and draw(booleans())
+        return {"dim": dim, "index": index, "value": value, "augmented": augmented}
+
+    return draw_attrs
 
 
 def _setitem_then(out: str, o: tuple[str, ...], a: dict, s: str) -> list[str]:
@@ -382,6 +396,36 @@ def _render_cast_like(o: tuple[str, ...], a: dict, s: str) -> str:
     return f"{o[0]}.to({o[1]}.dtype)" if a["form"] == "to_dtype" else f"{o[0]}.type_as({o[1]})"
 
 
+# -- unpacking --------------------------------------------------------------------------------
+
+#: |silu(x)| on x <= 0 is at most this (its minimum, at x = -1.278...).
+_SILU_MIN = -0.27846455
+
+
+def _silu_range(lo: float, hi: float) -> tuple[float, float]:
+    """silu(x) = x sigmoid(x): within [_SILU_MIN, max(hi, 0)], never above x for x >= 0."""
+    return _SILU_MIN if lo < 0 else lo / (1 + math.exp(-lo)), max(hi, 0.0)
+
+
+def _gated_ok(t: TensorType) -> bool:
+    if not (t.is_float and t.rank >= 1 and t.shape[-1] > 0 and t.shape[-1] % 2 == 0):
+        return False
+    return fits(t.dtype, *arith_interval("mul", _silu_range(t.lo, t.hi), (t.lo, t.hi)))
+
+
+def _gated_then(out: str, o: tuple[str, ...], a: dict, s: str) -> list[str]:
+    return [f"gate, up = {out}", f"{out} = torch.nn.functional.silu(gate) * up"]
+
+
+def _derive_gated(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+    t = types[0]
+    silu = _silu_range(t.lo, t.hi)
+    lo, hi = arith_interval("mul", silu, (t.lo, t.hi))
+    # silu is 1.1-Lipschitz; the product adds each side's error times the other's size.
+    err = 1.1 * t.err * t.mag + max(map(abs, silu)) * t.err + 1.1 * t.err * t.err
+    return finish(out, lo, hi, err + rounding(out, lo, hi, 6))
+
+
 # -- submodules --------------------------------------------------------------------------------
 
 
@@ -444,10 +488,10 @@ OPS = [
     Op("index_list", "index", 1, lambda t: real(t) and bool(_nonempty(t)),
        lambda o, a, s: f"{o[0]}[{_subscript(a['_types'][0].rank, a['dim'], str(list(a['index'])))}]",
        derive_same, _draw_index_list),
-    Op("index_basic", "index", 1, lambda t: real(t) and any(ok(t) for _, ok in _BASIC.values()), _render_basic,
-       derive_same, _draw_basic),
-    Op("setitem", "index", 1, _setitem_ok, lambda o, a, s: f"{o[0]}.clone()", _derive_setitem, _draw_setitem,
-       then=_setitem_then),
+    *[_basic_op(name) for name in _BASIC],
+    # One op per kind of index, as for subscripts: an index list, an int, a slice.
+    *[Op(f"setitem_{kind}", "index", 1, _setitem_ok, lambda o, a, s: f"{o[0]}.clone()", _derive_setitem,
+         _draw_setitem(kind), then=_setitem_then) for kind in ("list", "select", "slice")],
     Op("setitem_mask", "index", 2, _mask_index_ok, lambda o, a, s: f"{o[0]}.clone()", _derive_fill,
        lambda draw, t: {"value": draw(sampled(_fills(t[0])))}, then=_setitem_mask_then),
     Op("gather_argmax", "index", 2, _picked_ok, _render_gather_argmax, _only_first, _draw_picked),
@@ -471,6 +515,9 @@ OPS = [
        state=lambda t, a: f"torch.nn.{a['form'].removeprefix('module:')}()" if a["form"].startswith("module:") else None),
     Op("cast_like", "form", 2, lambda x, y: real(x) and real(y) and y.dtype in _shorthand_targets(x),
        _render_cast_like, _derive_cast, _draw_cast_like),
+    # A tuple unpacked: the gated unit of a SwiGLU MLP.
+    Op("gated_halves", "form", 1, _gated_ok, lambda o, a, s: f"{o[0]}.chunk(2, dim=-1)", _derive_gated,
+       then=_gated_then),
     Op("linear_twice", "module", 1, _twice_ok,
        lambda o, a, s: f"{s}(torch.tanh({s}({o[0]}.to({dt(a['dtype'])}))))", _derive_twice, _draw_twice,
        state=lambda t, a: (f"torch.nn.Linear({t[0].shape[-1]}, {t[0].shape[-1]}, bias={a['bias']}, "
