@@ -86,8 +86,8 @@ ROWS: tuple[Known, ...] = (
     Known(
         id="onnx-low-precision-output-cast-dropped", backends=("onnx",), kind="bug",
         outcome="mismatch", differences=("dtype",), expected=("float16", "bfloat16"), got=("float32",),
-        ops=("abs", "amax", "amin", "sum", "prod", "cumsum"),
-        reason=("abs, sum, prod, amin, amax or cumsum of a float16/bfloat16 tensor returned as a model output comes "
+        ops=("abs", "amax", "amin", "aminmax", "sum", "prod", "cumsum"),
+        reason=("abs, sum, prod, amin, amax, aminmax or cumsum of a float16/bfloat16 tensor returned as a model output comes "
                 "back float32: the exporter's type-promotion pass computes them in float32 and casts back, but the ONNX"
                 " graph outputs are taken by the export's output-spec names, which still name the node before the cast "
                 "(torch/onnx/_internal/exporter/_core.py, values[spec.arg.name])."),

@@ -238,8 +238,10 @@ ROWS: tuple[Known, ...] = (
     ),
     Known(
         id="tvm-select-view-shape", backends=TVM, kind="bug",
-        outcome="mismatch", differences=("shape",), special=("", "0-d"), ops=("view",),
-        reason=("x[0] on a dim of size 1 comes back unsliced: shape (1, 3, 3, 2) where eager gives (3, 3, 2). Silently "
+        outcome="mismatch", differences=("shape",), special=("", "0-d"), ops=("view", "select_negative"),
+        reason=("x[0] or x[-1] (an int subscript alone) comes back unsliced: shape (1, 3, 3, 2) where eager gives (3, 3,"
+                " 2). from_fx's getitem converter (base_fx_graph_translator._getitem, which relax_dynamo uses too) "
+                "returns the tensor itself for an int index ('if isinstance(node.args[1], int): return x'). Silently "
                 "wrong shape."),
     ),
     Known(
@@ -404,6 +406,15 @@ ROWS: tuple[Known, ...] = (
         reason=("A uint8 tensor with a negative Python scalar (`-1.25 <= x`, `x + -2`, which wraps in eager) fails the "
                 "import: the scalar is made a uint8 constant; PyTorch compares in float and adds modulo 256."),
         link="https://github.com/apache/tvm/pull/20372",
+    ),
+    Known(
+        id="tvm-fx-lerp-python-weight", backends=("tvm-fx", "tvm-dynamo"), kind="bug",
+        stages=("import",), dynamic=False, outcome="crash", errors=("KeyError",), ops=("lerp",),
+        message=r"-?N(\.N)?$",
+        reason=("torch.lerp(a, b, 0.25) with a Python float weight, as models write it, fails the import with a "
+                "KeyError naming the weight: from_fx's lerp converter (which relax_dynamo uses too) looks the weight up "
+                "among the graph's nodes, as the where converter does its scalar branch (tvm-fx-where-python-scalar), "
+                "in another function."),
     ),
     Known(
         id="tvm-fx-where-python-scalar", backends=("tvm-fx", "tvm-dynamo"), kind="bug",
@@ -644,10 +655,10 @@ ROWS: tuple[Known, ...] = (
         message=(r"symbolically traced variables cannot be used as inputs to control flow|slice indices must be integers "
                  r"or None or have an __index__ method|input to _none_or_dtype\(\) must be None or "
                  r"torch\.Tensor|vmap\(|ones\(\) takes N positional argument but N were given|torch\.finfo\(\) requires a"
-                 r" floating point input type"),
+                 r" floating point input type|'Proxy' object does not support item assignment"),
         reason=("torch.fx.symbolic_trace documents that it cannot trace Python control flow on traced values, nor "
                 "Python-level use of them (a Proxy as a slice bound or a size, an isinstance check, torch.finfo of its "
-                "dtype, vmap): nn.LSTM/GRU/RNN, nn.TransformerEncoderLayer and transformers' models are rejected at "
+                "dtype, vmap, an item assignment h[idx] = v on a traced value): nn.LSTM/GRU/RNN, nn.TransformerEncoderLayer and transformers' models are rejected at "
                 "tracing, before TVM is reached."),
         link="https://docs.pytorch.org/docs/stable/fx.html#limitations-of-symbolic-tracing",
     ),
@@ -733,12 +744,13 @@ ROWS: tuple[Known, ...] = (
                 "builds."),
     ),
     Known(
-        id="tvm-dynamo-bool-clamp-float-bounds", backends=("tvm-dynamo",), kind="bug",
+        id="tvm-dynamo-bool-clamp-float-bounds", backends=TVM, kind="bug",
         dynamic=False, outcome="crash", errors=("ValueError",),
         message=r"Check failed: \(value == N \|\| value == N\) is false: N exceeds range of bool",
         reason=("clamp of a bool tensor with a number bound outside bool's range (b.clamp(max=2), b.clamp(min=-1.25, "
-                "max=2.5)): relax_dynamo makes the bounds bool constants and TVM rejects the value; eager promotes (to "
-                "int64, to float32). Static too."),
+                "max=2.5)): the clamp converter every TVM frontend shares (base_fx_graph_translator._clamp) makes the "
+                "bounds constants of the input's dtype and TVM rejects the value; eager promotes (to int64, to float32). "
+                "Static too; from_exported_program fails at the build."),
     ),
     Known(
         id="tvm-ep-dynamic-symbolic-size-functions", backends=("tvm-ep",), kind="bug",
@@ -756,5 +768,54 @@ ROWS: tuple[Known, ...] = (
         message=r"NAME$",
         reason=("torch.compile(dynamic=True) through relax_dynamo of torch.arange(x.shape[-2]) over a zero-size input: "
                 "the importer looks the symbolic size up among the graph's inputs and fails with a KeyError naming it."),
+    ),
+    Known(
+        id="tvm-ep-take-negative-index", backends=("tvm-ep",), kind="bug",
+        outcome="mismatch", differences=("values",), ops=("select_negative", "index_list"),
+        reason=("A negative index, as models read the last token, picks the wrong elements: x[-1], x[:, -1], x[..., -1]"
+                " (aten.select.int) and x[..., [0, -1]] (aten.index.Tensor with one index) both become "
+                "relax.op.take(x, index, axis) (exported_program_translator._select, "
+                "base_fx_graph_translator._index_tensor), and take does not count a negative index from the end as "
+                "PyTorch does. Silently wrong values."),
+    ),
+    Known(
+        id="tvm-fx-getitem-list-index", backends=("tvm-fx", "tvm-dynamo"), kind="bug",
+        ops=("index_list",),
+        reason=("x[[0, -1]] or x[..., [0, 2]] (a Python list of indices, advanced indexing) fails or picks the wrong "
+                "elements: from_fx's getitem converter (base_fx_graph_translator._getitem, which relax_dynamo uses "
+                "too) reads a list subscript as one int per dim (x[[0, 1]] slices dims 0 and 1: strided_slice axis out"
+                " of range, or an empty slice Begin=-1, End=0 for a negative one) and rejects a list inside a tuple "
+                "('Unsupported index type: immutable_list')."),
+    ),
+    Known(
+        id="tvm-fx-getitem-negative-int", backends=("tvm-fx", "tvm-dynamo"), kind="bug",
+        outcome="crash", errors=("InternalError",), ops=("select_negative",),
+        message=r"Reshape requires all values in the new shape to be positive except a single \"-N\"",
+        also=(When(outcome="crash", errors=("InternalError",), ops=("select_negative",), message=r"std::bad_alloc$"),),
+        reason=("x[..., -1] or x[:, -1] (a negative int inside a tuple subscript) fails the import: from_fx's getitem "
+                "converter slices [index, index + 1), which for -1 is the empty [-1, 0), then reshapes to a negative "
+                "size; relax_dynamo, with symbolic shapes, fails allocating it (std::bad_alloc)."),
+    ),
+    Known(
+        id="tvm-ep-index-put-partial-indices", backends=("tvm-ep",), kind="bug",
+        stages=("import",), outcome="crash", errors=("ValueError",), ops=("setitem_list",),
+        message=r"IndexPut requires the number of index tensors \(N\) to match the data tensor dimensions \(N\)",
+        reason=("h[[0, -1]] = v on a tensor of two or more dims (an index list on the leading dim; PyTorch takes the "
+                "other dims whole) fails the import: the index_put converter requires one index tensor per dim."),
+    ),
+    Known(
+        id="tvm-ep-index-put-bool-mask", backends=("tvm-ep",), kind="bug",
+        stages=("import",), outcome="crash", errors=("TypeError",), ops=("setitem_mask",),
+        message=r"IndexPut requires each index tensor to have integer dtype\. However, index tensor N has dtype=T\.bool",
+        reason=("h[mask] = v with a bool mask, as models mask scores, fails the import: aten.index_put with a bool "
+                "index (PyTorch takes the mask's True positions) reaches the index_put converter, which takes integer"
+                " index tensors only."),
+    ),
+    Known(
+        id="tvm-fx-softmax-dtype-ignored", backends=("tvm-fx", "tvm-dynamo"), kind="bug",
+        outcome="mismatch", differences=("dtype",), expected=("float32",), ops=("softmax_form",),
+        reason=("F.softmax(x, dim=-1, dtype=torch.float32) (or log_softmax, or the method) of a float16/bfloat16 "
+                "tensor, as models compute attention in float32, comes back in the input's dtype: from_fx's softmax "
+                "converters drop the dtype argument. Silently wrong dtype (and precision)."),
     ),
 )
