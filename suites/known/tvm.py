@@ -326,9 +326,16 @@ ROWS: tuple[Known, ...] = (
         also=(
             When(outcome="mismatch", differences=("shape",), special=("", "0-d"), ops=("narrow",)),
             When(outcome="mismatch", differences=("values",), special=("",), ops=("narrow",)),
+            # The next op's shape check meeting the empty slice (x.narrow(0, 1, 1) is x[1:1]): a crash names
+            # no op, so these two are the narrow's only where the survey met them (a linear, an ==).
+            When(stages=("import",), dynamic=False, outcome="crash", errors=("ValueError",),
+                 message=(r"Matmul requires the reduction length of the operands to be equal\.  However, the LHS lvN has "
+                          r"shape R\.shape\(\[N\]\)|In ir\.Op\(relax\.equal\), the first input shape at dim N is "
+                          r"T\.intN\(N\) and the second input shape at dim N is T\.intN\(N\), which are not broadcastable")),
         ),
         reason=("x.narrow(dim, start, length) is converted as a slice from start to `length` (an end index): wrong "
-                "values where start > 0, a build failure where length < start, and a negative dim seen by the next op."),
+                "values where start > 0, a build failure where length < start, and a negative or empty dim seen by the "
+                "next op (a linear's reduction length, an =='s broadcast)."),
     ),
     Known(
         id="tvm-unary-float-op-int-input", backends=TVM, kind="bug",
@@ -345,6 +352,14 @@ ROWS: tuple[Known, ...] = (
                 "bool: PyTorch returns float32 (true division promotes to the default float). Silently wrong dtype and "
                 "values."),
         link="https://github.com/apache/tvm/pull/20373",
+    ),
+    Known(
+        id="tvm-reciprocal-int-not-promoted", backends=TVM, kind="bug",
+        outcome="mismatch", differences=("dtype",), expected=("float32",),
+        got=("int8", "int16", "int32", "int64", "uint8"), ops=("reciprocal",),
+        reason=("torch.reciprocal of an integer tensor comes back integer: PyTorch computes it in float32. The "
+                "reciprocal converters (exported_program_translator._reciprocal, fx_translator._reciprocal) divide a "
+                "1.0 constant made in the input's dtype by the input. Silently wrong dtype and values."),
     ),
     Known(
         id="tvm-max-min-nan-lost", backends=TVM, kind="bug",
@@ -408,21 +423,14 @@ ROWS: tuple[Known, ...] = (
         link="https://github.com/apache/tvm/pull/20372",
     ),
     Known(
-        id="tvm-fx-lerp-python-weight", backends=("tvm-fx", "tvm-dynamo"), kind="bug",
-        stages=("import",), dynamic=False, outcome="crash", errors=("KeyError",), ops=("lerp",),
-        message=r"-?N(\.N)?$",
-        reason=("torch.lerp(a, b, 0.25) with a Python float weight, as models write it, fails the import with a "
-                "KeyError naming the weight: from_fx's lerp converter (which relax_dynamo uses too) looks the weight up "
-                "among the graph's nodes, as the where converter does its scalar branch (tvm-fx-where-python-scalar), "
-                "in another function."),
-    ),
-    Known(
         id="tvm-fx-where-python-scalar", backends=("tvm-fx", "tvm-dynamo"), kind="bug",
         stages=("import",), dynamic=False, outcome="crash", errors=("KeyError",),
         message=r"(True|False|-?N(\.N)?)$",
-        reason=("torch.where(c, x, 1) (or where(c, True, c)) with a Python scalar branch fails the import: from_fx's "
-                "_where converter (base_fx_graph_translator.py, which relax_dynamo uses too, wrapped in "
-                "BackendCompilerFailed) looks the scalar up among the graph's nodes (self.env[node.args[1]])."),
+        reason=("torch.where(c, x, 1) (or where(c, True, c)) with a Python scalar branch, or torch.lerp(a, b, 0.25) "
+                "with a Python float weight, fails the import with a KeyError naming the scalar: from_fx's where and "
+                "lerp converters (base_fx_graph_translator.py, which relax_dynamo uses too, wrapped in "
+                "BackendCompilerFailed) look the scalar up among the graph's nodes (self.env[node.args[k]]). The two "
+                "converters fail alike and their crashes read the same, so one row holds both."),
     ),
     Known(
         id="tvm-fx-min-max-dim-unpack", backends=("tvm-fx", "tvm-dynamo"), kind="bug",
@@ -780,7 +788,10 @@ ROWS: tuple[Known, ...] = (
     ),
     Known(
         id="tvm-fx-getitem-list-index", backends=("tvm-fx", "tvm-dynamo"), kind="bug",
-        ops=("index_list",),
+        outcome="crash",
+        message=(r"Unsupported index type: <class 'torch\.fx\.immutable_collections\.immutable_list'>|In ir\.Op\(relax\."
+                 r"strided_slice\), the input axis N is out of range|Input \[Begin=-N, End=N\] is invalid for axis=N"),
+        also=(When(outcome="mismatch", ops=("index_list",)),),
         reason=("x[[0, -1]] or x[..., [0, 2]] (a Python list of indices, advanced indexing) fails or picks the wrong "
                 "elements: from_fx's getitem converter (base_fx_graph_translator._getitem, which relax_dynamo uses "
                 "too) reads a list subscript as one int per dim (x[[0, 1]] slices dims 0 and 1: strided_slice axis out"
@@ -789,23 +800,24 @@ ROWS: tuple[Known, ...] = (
     ),
     Known(
         id="tvm-fx-getitem-negative-int", backends=("tvm-fx", "tvm-dynamo"), kind="bug",
-        outcome="crash", errors=("InternalError",), ops=("select_negative",),
+        outcome="crash", errors=("InternalError",),
         message=r"Reshape requires all values in the new shape to be positive except a single \"-N\"",
-        also=(When(outcome="crash", errors=("InternalError",), ops=("select_negative",), message=r"std::bad_alloc$"),),
+        also=(When(dynamic=True, outcome="crash", errors=("InternalError",), message=r"std::bad_alloc$"),),
         reason=("x[..., -1] or x[:, -1] (a negative int inside a tuple subscript) fails the import: from_fx's getitem "
                 "converter slices [index, index + 1), which for -1 is the empty [-1, 0), then reshapes to a negative "
-                "size; relax_dynamo, with symbolic shapes, fails allocating it (std::bad_alloc)."),
+                "size; relax_dynamo, with symbolic shapes, fails allocating it (std::bad_alloc: matched on dynamic "
+                "cases only, where x[..., -1] is what the survey met it on; the crash names no op)."),
     ),
     Known(
         id="tvm-ep-index-put-partial-indices", backends=("tvm-ep",), kind="bug",
-        stages=("import",), outcome="crash", errors=("ValueError",), ops=("setitem_list",),
+        stages=("import",), outcome="crash", errors=("ValueError",),
         message=r"IndexPut requires the number of index tensors \(N\) to match the data tensor dimensions \(N\)",
         reason=("h[[0, -1]] = v on a tensor of two or more dims (an index list on the leading dim; PyTorch takes the "
                 "other dims whole) fails the import: the index_put converter requires one index tensor per dim."),
     ),
     Known(
         id="tvm-ep-index-put-bool-mask", backends=("tvm-ep",), kind="bug",
-        stages=("import",), outcome="crash", errors=("TypeError",), ops=("setitem_mask",),
+        stages=("import",), outcome="crash", errors=("TypeError",),
         message=r"IndexPut requires each index tensor to have integer dtype\. However, index tensor N has dtype=T\.bool",
         reason=("h[mask] = v with a bool mask, as models mask scores, fails the import: aten.index_put with a bool "
                 "index (PyTorch takes the mask's True positions) reaches the index_put converter, which takes integer"
@@ -817,5 +829,13 @@ ROWS: tuple[Known, ...] = (
         reason=("F.softmax(x, dim=-1, dtype=torch.float32) (or log_softmax, or the method) of a float16/bfloat16 "
                 "tensor, as models compute attention in float32, comes back in the input's dtype: from_fx's softmax "
                 "converters drop the dtype argument. Silently wrong dtype (and precision)."),
+    ),
+    Known(
+        id="tvm-slice-begin-past-end", backends=TVM, kind="bug",
+        outcome="crash", errors=("InternalError",),
+        message=r"Input \[Begin=N, End=-N\] is invalid for axis=N",
+        reason=("x[..., 1:-1] of a dim of size 1 (an empty slice in eager: the start past the stop gives no elements) "
+                "fails the build on every TVM frontend: strided_slice checks begin <= end where PyTorch clamps the "
+                "slice to empty."),
     ),
 )
