@@ -360,6 +360,7 @@ ROWS: tuple[Known, ...] = (
         reason=("torch.reciprocal of an integer tensor comes back integer: PyTorch computes it in float32. The "
                 "reciprocal converters (exported_program_translator._reciprocal, fx_translator._reciprocal) divide a "
                 "1.0 constant made in the input's dtype by the input. Silently wrong dtype and values."),
+        link="https://github.com/apache/tvm/pull/20373",
     ),
     Known(
         id="tvm-max-min-nan-lost", backends=TVM, kind="bug",

@@ -1,0 +1,19 @@
+# setitem_mask: TypeError: IndexPut requires each index tensor to have integer dtype. However, index tensor N has d… (tvm-ep)
+# apache-tvm 0.27.0.post1, torch 2.13.0+cpu. Exits 1 while the bug reproduces.
+import torch
+from tvm.relax.frontend.torch import from_exported_program
+
+
+class Model(torch.nn.Module):
+    def forward(self, x0, x1):
+        v0 = x0.clone()
+        v0[x1] = 2.0
+        return v0
+
+
+model = Model().eval()
+args, kwargs = (torch.full((2, 3), 0.0, dtype=torch.float32), torch.full((2, 3), False, dtype=torch.bool), ), {}
+print("eager:   ", model(*args, **kwargs))
+exported = torch.export.export(model, args, kwargs)
+mod = from_exported_program(exported)
+print("no error: the bug is gone")
