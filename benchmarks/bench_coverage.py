@@ -12,7 +12,7 @@ the output says so. Draws are derandomised (the same cases every time) unless
 Only the drawing runs: no frontend is called.
 
 Prints, per backend: the op x dtype pairs the generator admits after calibration
-(``strategies.admitted_pairs``), how many the cases' outputs need at least once
+(``strategies.admitted_pairs``, without the ops only dynamic cases draw), how many the cases' outputs need at least once
 (``strategies.op_dtype_pairs``, the pairs a run's summary counts), the share, the time
 the draws took, and 20 admitted pairs never met. ``--write-docs`` writes that, stamped,
 into its section of ``docs/benchmarks.md`` (``bench_coverage``;
@@ -118,7 +118,7 @@ def _measure(options: argparse.Namespace) -> None:
         else:
             exclude, note = _calibrated_away(name)
         start = time.perf_counter()
-        admitted = admitted_pairs(exclude=exclude)
+        admitted = admitted_pairs(exclude=exclude, dynamic=False)  # static draws: no size-reading ops
         probe_s = time.perf_counter() - start
         met, draw_s, pairs_s = draw_pairs(options.n, exclude, derandomize=not options.seed_random)
         hit = admitted & met
