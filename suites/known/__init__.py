@@ -13,6 +13,7 @@ survey's verdicts to the rows they were filed under.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -59,7 +60,10 @@ def _cause(signature: Signature) -> tuple[str, str]:
         if op in ("buffer_update", "input_update", "counter"):  # state, or a later read of it: not updated
             return "mutation not applied", op
         return signature.what.split(":")[0].removesuffix(" 0-d"), op
-    return signature.error_type or signature.what.removeprefix(WRAPPER), op
+    error = signature.error_type or signature.what.removeprefix(WRAPPER)
+    # The ONNX exporter wraps what failed inside it: the inner error is the cause too.
+    inner = re.match(r"(\w+(Error|Exception)): ", signature.message) if error == "ConversionError" else None
+    return (inner.group(1) if inner else error), op
 
 
 def root_causes(row: Known, verdicts: list[dict[str, Any]]) -> dict[tuple[str, str], list[str]]:
