@@ -6,7 +6,8 @@ tree can stop with items left in that no step of its passes removes alone (``(v1
 None)`` where ``(None,)`` shows the bug). This pass works on the case itself, as long
 as the verdict's signature stays the same:
 
-0. it drops output items, one at a time, and the values only they needed;
+0. it drops output items, one at a time, and the values only they needed, then the
+   in-place updates nothing reads (a buffer counter left beside the update that fails);
 1. it drops the inputs that no needed value reads (the shrinker cannot: they are in
    ``forward``'s signature);
 2. it writes every input of at most ``LITERAL_MAX`` elements as its literal values
@@ -30,7 +31,7 @@ from strategies import Case, Container, Ref, materialize
 from strategies.dynamic import without_input
 from strategies.ops import domain_type
 from strategies.render import input_tensors
-from strategies.spec import Tree
+from strategies.spec import Tree, Value
 
 from .runner import Verdict
 from .subjects import kind_of
@@ -106,6 +107,16 @@ def simplify(case: Case, options: dict[str, Any], run_case: Callable[[Case, dict
             case = candidate
         else:
             k += 1
+
+    # An in-place update no value and no output reads: the shrinker cannot delete a value
+    # that a later one's operand index points past; here it becomes a None nothing needs.
+    for i in reversed(case.mutations()):
+        if i in case.refs() or any(f"v{i}" in case.values[k].operands for k in case.used()):
+            continue
+        unread = replace(case, values=(*case.values[:i], Value("none", (), (), None, None, "NoneType"),
+                                       *case.values[i + 1:]))
+        if same(candidate := unread.pruned()):
+            case = candidate
 
     # 1. Inputs no needed value reads (an input in a tree is part of its structure: kept).
     read = {o for i in case.used() for o in case.values[i].operands}
