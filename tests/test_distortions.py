@@ -13,7 +13,7 @@ import pytest
 from hypothesis import seed, settings
 
 from strategies import Case, Container, Ref, engine
-from strategies.ops import TupleType
+from strategies.ops import OPS, TupleType
 from strategies.render import program_types
 from suites.conformance import ConformanceFailure, Recorder, conformance_property
 from suites.runner import execute
@@ -133,10 +133,15 @@ def test_state_distortion_is_caught_and_shrunk(name):
     kind = "values" if name == "forward_twice" else "mutation_lost"
     assert any(d["path"].startswith(f"state.{part}[") and d["kind"] == kind for d in verdict.differences), \
         verdict.differences
+    # One update of the distorted kind (of an input, or of a buffer); a second value may
+    # be what it reads (x0.add_(self.s0) after self.s0 += 1: the shrinker cannot add the
+    # input that x1.add_(x0) needs).
+    target = "operand" if part == "inputs" else "state"
+    distorted = [i for i in case.mutations() if OPS[case.values[i].op].mutates == target]
+    assert len(distorted) == 1 and len(case.values) <= 2, case
     if verdict.differences[0]["path"].startswith("state."):  # else the output read the state too
         assert f"/mismatch/state {kind}" in verdict.signature() and verdict.signature().endswith(
-            f"@{case.values[case.mutations()[0]].op}"), verdict.signature()
-    assert len(case.mutations()) == 1 and len(case.values) <= 2, case
+            f"@{case.values[distorted[0]].op}"), verdict.signature()
     assert case.seed == 0 or execute(backend, replace(case, seed=0), failure.options).outcome == "pass", case
     print(f"{name}: caught and shrunk in {seconds:.1f} s")
 

@@ -49,3 +49,24 @@ def test_output_items_the_signature_does_not_need_are_dropped():
     assert failure.case.output == Container("tuple", (Ref(0),)), failure.case
     assert [v.op for v in failure.case.values] == ["none"]
     assert failure.verdict.signature() == shrunk.verdict.signature()
+
+
+def test_an_update_nothing_reads_is_dropped():
+    """A buffer counter left beside the input update that fails (the shrinker cannot
+    delete a value a later operand index points past) goes; the update that fails stays."""
+    from tests.harness_backends import LoseInputMutations
+
+    backend = LoseInputMutations()
+    case = Case(inputs=(Input("x0", "float32", ()), Input("x1", "float32", ())),
+                values=(Value("counter", (), (), "int64", ()),
+                        Value("input_update", ("x1", "x0"), (("method", "add_"),), "float32", ())),
+                output=Ref(1), seed=0)
+
+    def run_case(c, options):
+        return execute(backend, c, options)
+
+    shrunk = ConformanceFailure(backend, "harness", case, {}, run_case(case, {}))
+    assert shrunk.verdict.outcome == "mismatch", shrunk.verdict
+    failure = simplified(shrunk, run_case)
+    assert [v.op for v in failure.case.values] == ["input_update"], failure.case
+    assert failure.verdict.signature() == shrunk.verdict.signature()
