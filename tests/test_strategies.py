@@ -556,10 +556,10 @@ def _self_comparisons_as_bool_inputs(case: Case, leftovers: list[str]) -> Case:
         leftovers.append(f"{x} {v.op} {x} for a bool input")
         moved = {f"v{k}": x, **{f"v{j}": f"v{j - 1}" for j in range(k + 1, len(case.values))}}
 
-        def shift(node: Tree) -> Tree:
+        def shift(node: Tree, k: int = k) -> Tree:
             if isinstance(node, Ref):
                 return Ref(node.index - (node.index > k))
-            return Container(node.kind, tuple(shift(c) for c in node.items), node.keys)
+            return Container(node.kind, tuple(shift(c, k) for c in node.items), node.keys)
 
         inputs = tuple(replace(i, dtype="bool") if i.name == x else i for i in case.inputs)
         values = tuple(replace(w, operands=tuple(moved.get(o, o) for o in w.operands))

@@ -672,8 +672,8 @@ ROWS: tuple[Known, ...] = (
                  r" floating point input type|'Proxy' object does not support item assignment"),
         reason=("torch.fx.symbolic_trace documents that it cannot trace Python control flow on traced values, nor "
                 "Python-level use of them (a Proxy as a slice bound or a size, an isinstance check, torch.finfo of its "
-                "dtype, vmap, an item assignment h[idx] = v on a traced value): nn.LSTM/GRU/RNN, nn.TransformerEncoderLayer and transformers' models are rejected at "
-                "tracing, before TVM is reached."),
+                "dtype, vmap, an item assignment h[idx] = v on a traced value): nn.LSTM/GRU/RNN, "
+                "nn.TransformerEncoderLayer and transformers' models are rejected at tracing, before TVM is reached."),
         link="https://docs.pytorch.org/docs/stable/fx.html#limitations-of-symbolic-tracing",
     ),
     Known(
