@@ -637,15 +637,17 @@ def _render_clamp(o: tuple[str, ...], a: dict, s: str) -> str:
 
 def _derive_clamp(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
     t = types[0]
-    lo, hi = t.lo, t.hi
-    # The bounds as the result's dtype holds them (a bool clamped by 0.1 is float32).
+    lo, hi, err = t.lo, t.hi, t.err
+    # The bounds as the result's dtype holds them (a bool clamped by 0.1 is float32). A
+    # compiler keeping more precision may hold the bound exactly (0.1, not float16's
+    # 0.0999755859375): clamp moves by at most what the bound moved.
     if attrs.get("min") is not None:
         low = in_dtype(attrs["min"], out.dtype)
-        lo, hi = max(lo, low), max(hi, low)
+        lo, hi, err = max(lo, low), max(hi, low), err + abs(attrs["min"] - low)
     if attrs.get("max") is not None:
         high = in_dtype(attrs["max"], out.dtype)
-        lo, hi = min(lo, high), min(hi, high)
-    return finish(out, lo, hi, t.err)
+        lo, hi, err = min(lo, high), min(hi, high), err + abs(attrs["max"] - high)
+    return finish(out, lo, hi, err)
 
 
 def _clamp_tensor_ok(x: TensorType, low: TensorType, high: TensorType) -> bool:
