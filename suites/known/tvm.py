@@ -581,12 +581,13 @@ ROWS: tuple[Known, ...] = (
         outcome="mismatch", differences=("values",), expected=("int64",), special=("", "0-d"), ops=("argsort",),
         also=(
             When(outcome="mismatch", differences=("values",), expected=("bfloat16",), special=("", "0-d"),
-                 ops=("sort",)),
+                 ops=("sort", "scatter_sorted")),
         ),
         reason=("torch.argsort of a bfloat16 tensor returns indices that do not sort it, and differ from call to call "
                 "(the argsort of [1, 1, 1, 0, 1, 0, 0, 1] along its only dim comes back [7, 6, 1, 2, 5, 3, 0, 4]; eager"
                 " [3, 5, 6, 0, 1, 2, 4, 7]; a stable argsort of eight equal values comes back [4, 7, 6, 5, 0, 1, 2, 3],"
-                " eager [0, ..., 7]); float32 is right."),
+                " eager [0, ..., 7]); float32 is right. A scatter by that argsort (zeros_like(x).scatter(d, "
+                "torch.argsort(x, dim=d, stable=True), x)) writes the values to the wrong places."),
     ),
     Known(
         id="tvm-true-divide-then-leaky-relu-import", backends=TVM, kind="bug",
@@ -843,5 +844,14 @@ ROWS: tuple[Known, ...] = (
         reason=("x[..., 1:-1] of a dim of size 1 (an empty slice in eager: the start past the stop gives no elements) "
                 "fails the build on every TVM frontend: strided_slice checks begin <= end where PyTorch clamps the "
                 "slice to empty."),
+    ),
+    Known(
+        id="tvm-strided-slice-negative-extent", backends=("tvm-fx",), kind="bug",
+        stages=("import",), outcome="crash", errors=("ValueError",),
+        message=(r"broadcast_to expects the input tensor shape is broadcastable to the target shape\. The target shape "
+                 r"at dim N is T\.intN\(N\) while the input tensor shape at dim N is T\.intN\(-N\)"),
+        reason=("The same empty slice, x[..., 1:-1] of a size-1 dim, is given the extent -1 by Relax's shape inference "
+                "at import (end - begin, unclamped), so the next op's shape check fails before any build: "
+                "buf.copy_(x[..., 1:-1]) into a buffer of shape (1, 0) reads as broadcast_to from a dim of -1."),
     ),
 )
