@@ -148,7 +148,7 @@ def _setitem_then(out: str, o: tuple[str, ...], a: dict, s: str) -> list[str]:
 
 def _derive_setitem(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
     t, v = types[0], float(attrs["value"])
-    if attrs["augmented"]:
+    if attrs.get("augmented"):
         lo, hi = min(t.lo, t.lo + v), max(t.hi, t.hi + v)
         return finish(out, lo, hi, t.err + rounding(out, lo, hi, 1))
     return finish(out, min(t.lo, v), max(t.hi, v), t.err)
@@ -162,11 +162,6 @@ def _mask_index_ok(x: TensorType, m: TensorType) -> bool:
 
 def _setitem_mask_then(out: str, o: tuple[str, ...], a: dict, s: str) -> list[str]:
     return [f"{out}[{o[1]}] = {a['value']!r}"]
-
-
-def _derive_fill(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
-    t, v = types[0], float(attrs["value"])
-    return finish(out, min(t.lo, v), max(t.hi, v), t.err)
 
 
 def _picked_ok(x: TensorType, key: TensorType) -> bool:
@@ -235,8 +230,8 @@ def _derive_lerp(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
     return finish(out, lo, hi, max(a.err, b.err) * 2 + rounding(out, lo, hi, 6))
 
 
-#: How a mask of fewer dims meets a wider tensor: (subscript, rank of the mask, the
-#: tensor dims the mask's dims line up with, given the tensor's rank).
+#: How a mask of fewer dims meets a wider tensor: (the subscript on the mask, the tensor
+#: dims the mask's dims line up with given the tensor's rank, or None where it has none).
 _MASK_LAYOUTS = {
     "trailing_none": ("[..., None]", lambda r: list(range(r - 1))),
     "attention": ("[:, None, None, :]", lambda r: [0, 3] if r == 4 else None),
@@ -492,7 +487,7 @@ OPS = [
     # One op per kind of index, as for subscripts: an index list, an int, a slice.
     *[Op(f"setitem_{kind}", "index", 1, _setitem_ok, lambda o, a, s: f"{o[0]}.clone()", _derive_setitem,
          _draw_setitem(kind), then=_setitem_then) for kind in ("list", "select", "slice")],
-    Op("setitem_mask", "index", 2, _mask_index_ok, lambda o, a, s: f"{o[0]}.clone()", _derive_fill,
+    Op("setitem_mask", "index", 2, _mask_index_ok, lambda o, a, s: f"{o[0]}.clone()", _derive_setitem,
        lambda draw, t: {"value": draw(sampled(_fills(t[0])))}, then=_setitem_mask_then),
     Op("gather_argmax", "index", 2, _picked_ok, _render_gather_argmax, _only_first, _draw_picked),
     Op("scatter_sorted", "index", 2, _picked_ok, _render_scatter_sorted, _only_first,
