@@ -35,6 +35,7 @@ from .base import (
     arith_interval,
     broadcastable,
     derive_same,
+    dims,
     dt,
     finish,
     fits,
@@ -56,10 +57,6 @@ def _fills(t: TensorType) -> tuple:
     return tuple(v for v in values if fits(t.dtype, v, v))
 
 
-def _nonempty(t: TensorType) -> list[int]:
-    return [d for d, s in enumerate(t.shape) if s > 0]
-
-
 def _subscript(rank: int, dim: int, item: str) -> str:
     """The subscript that applies ``item`` at ``dim`` of a tensor of ``rank``: ``..., item``
     on the last dim (as models write it), else ``:, `` per dim before it."""
@@ -78,7 +75,7 @@ def _only_first(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
 
 def _draw_index_list(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
-    dim = draw(sampled(_nonempty(t)))
+    dim = draw(sampled(dims(t, nonempty=True)))
     n = t.shape[dim]
     return {"dim": dim, "index": tuple(draw(st.lists(st.integers(-n, n - 1), min_size=1, max_size=3)))}
 
@@ -117,13 +114,13 @@ def _basic_op(name: str) -> Op:
 
 
 def _setitem_ok(t: TensorType) -> bool:
-    return real(t) and t.rank >= 1 and bool(_nonempty(t)) and bool(_fills(t))
+    return real(t) and t.rank >= 1 and bool(dims(t, nonempty=True)) and bool(_fills(t))
 
 
 def _draw_setitem(kind: str) -> Callable:
     def draw_attrs(draw: Callable, types: tuple[TensorType, ...]) -> dict:
         t = types[0]
-        dim = draw(sampled(_nonempty(t)))
+        dim = draw(sampled(dims(t, nonempty=True)))
         n = t.shape[dim]
         if kind == "list":
             index: Any = tuple(draw(st.lists(st.integers(-n, n - 1), min_size=1, max_size=3)))
@@ -167,12 +164,12 @@ def _setitem_mask_then(out: str, o: tuple[str, ...], a: dict, s: str) -> list[st
 def _picked_ok(x: TensorType, key: TensorType) -> bool:
     """``key`` orders values along a dim of ``x``'s shape: exact (ties decided by value)."""
     return real(x) and real(key) and not key.is_bool and key.exact and not key.nonfinite and x.shape == key.shape \
-        and bool(_nonempty(x))
+        and bool(dims(x, nonempty=True))
 
 
 def _draw_picked(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     t = types[0]
-    dim = draw(sampled(_nonempty(t)))
+    dim = draw(sampled(dims(t, nonempty=True)))
     return {"dim": dim - t.rank if draw(booleans()) else dim, "squeeze": draw(booleans())}
 
 
@@ -480,7 +477,7 @@ def _derive_layers(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Typ
 
 
 OPS = [
-    Op("index_list", "index", 1, lambda t: real(t) and bool(_nonempty(t)),
+    Op("index_list", "index", 1, lambda t: real(t) and bool(dims(t, nonempty=True)),
        lambda o, a, s: f"{o[0]}[{_subscript(a['_types'][0].rank, a['dim'], str(list(a['index'])))}]",
        derive_same, _draw_index_list),
     *[_basic_op(name) for name in _BASIC],
@@ -491,7 +488,7 @@ OPS = [
        lambda draw, t: {"value": draw(sampled(_fills(t[0])))}, then=_setitem_mask_then),
     Op("gather_argmax", "index", 2, _picked_ok, _render_gather_argmax, _only_first, _draw_picked),
     Op("scatter_sorted", "index", 2, _picked_ok, _render_scatter_sorted, _only_first,
-       lambda draw, t: {"dim": draw(sampled(_nonempty(t[0])))}),
+       lambda draw, t: {"dim": draw(sampled(dims(t[0], nonempty=True)))}),
     Op("addcmul", "broadcast", 3, _addcmul_ok,
        lambda o, a, s: f"torch.addcmul({o[0]}, {o[1]}, {o[2]}, value={a['value']!r})", _derive_addcmul,
        lambda draw, t: {"value": draw(sampled(_ADDCMUL_VALUES))}),
