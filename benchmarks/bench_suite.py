@@ -15,7 +15,8 @@ Sections (all by default):
 - ``restart``: per backend, a warm worker killed three times: seconds from the death to
   the next verdict (what each crash or hang costs the search and each shrink attempt).
 - ``dynamic``: per backend, ``--n`` drawn dynamic cases, each run as declared (compiled
-  once, called at every size) and statically: the ratio of the two (aim: at most 1.5).
+  once, called at every size) and statically: the ratio of the two (aim: at most 1.5),
+  over all cases and apart for those that passed at every size and those that failed.
 - ``shrink``: a real frontend bug, hidden from the known table, is searched for and
   shrunk by the real property: cases and seconds until found, seconds to shrink.
 - ``detection``: each planted distortion of ``tests/harness_backends.py`` over
@@ -229,14 +230,22 @@ def restart(backends: list[str], kills: int = 3) -> None:
 def dynamic_cost(backends: list[str], n: int) -> None:
     """Per backend: ``n`` drawn dynamic cases (those that declare a dim), each run in the
     worker twice, as declared (compiled once, called at every size) and statically (the
-    same program at its example only); the ratio of their median times."""
-    from strategies.dynamic import size_roles, statically
+    same program at its example only); the ratio of their times, over all cases and split
+    by how the dynamic case ended: passed at every size (the price of compiling once for
+    many sizes: the frontend's dynamic compile against its static one, and the calls), or
+    failed (the price above plus the static case's compile, which tells a static bug from
+    a dynamic one, ``suites.runner._unless_static``)."""
+    from strategies.dynamic import statically
 
     print(f"\n### Dynamic shapes: what a dynamic case costs ({n} declared cases per backend, one core)\n")
-    print("| backend | static s/case (median) | dynamic s/case (median) | ratio of medians | ratio of totals | "
-          "sizes per case (mean) |")
-    print("|---|---:|---:|---:|---:|---:|")
-    drawn: list[tuple[Case, dict[str, Any]]] = []
+    print("Seconds a case in the worker, the median; ratios are the dynamic case's over the static case's "
+          "(of medians, and of totals). *Compile*: the frontend's own stages but its calls (all but "
+          f"{', '.join(HARNESS_PARTS)} and run). *Harness a size*: the calls' share of a passing dynamic case per size "
+          "(inputs, eager, the backend's call, the judge).\n")
+    print("| backend | static s | dynamic s | ratio of medians | ratio of totals | passed: cases | passed: ratio of "
+          "totals | passed: compile ratio | harness a size, ms | failed: cases | failed: ratio of totals |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    drawn: list[Case] = []
 
     @search_settings(4 * n, derandomize=True, phases=[Phase.generate])
     @given(case=gen_cases(dynamic=True, exportable=True))
@@ -248,21 +257,43 @@ def dynamic_cost(backends: list[str], n: int) -> None:
     for spec in backends:
         backend = load_backend(spec)
         if backend.unavailable_reason() or not backend.dynamic:
-            print(f"| {spec} | skipped: {backend.unavailable_reason() or 'static only'} | | | | |")
+            print(f"| {spec} | skipped: {backend.unavailable_reason() or 'static only'} |" + " |" * 9)
             continue
         worker = started_worker(spec)
-        static_s, dynamic_s = [], []
+        pairs: list[tuple[tuple[float, Any], tuple[float, Any]]] = []
         for k, case in enumerate(drawn):  # in turn first, so that neither pays a cache the other warmed
-            runs = ((static_s, statically(case)), (dynamic_s, case))
-            for target, case_ in runs if k % 2 else runs[::-1]:
+            timed: dict[str, tuple[float, Any]] = {}
+            runs = (("static", statically(case)), ("dynamic", case))
+            for key, case_ in runs if k % 2 else runs[::-1]:
                 start = time.perf_counter()
-                worker.run(spec, case_, {})
-                target.append(time.perf_counter() - start)
+                verdict = worker.run(spec, case_, {})
+                timed[key] = (time.perf_counter() - start, verdict)
+            pairs.append((timed["static"], timed["dynamic"]))
         worker.close()
-        sizes = sum(len(size_roles(c)) for c in drawn) / len(drawn)
-        print(f"| {spec} | {statistics.median(static_s):.3f} | {statistics.median(dynamic_s):.3f} | "
-              f"{statistics.median(dynamic_s) / statistics.median(static_s):.2f} | {sum(dynamic_s) / sum(static_s):.2f} "
-              f"| {sizes:.1f} |", flush=True)
+        print(_dynamic_row(spec, pairs), flush=True)
+
+
+def _dynamic_row(spec: str, pairs: list[tuple[tuple[float, Any], tuple[float, Any]]]) -> str:
+    def ratio(chosen: list[tuple[tuple[float, Any], tuple[float, Any]]]) -> str:
+        return f"{sum(d for _, (d, _) in chosen) / sum(s for (s, _), _ in chosen):.2f}" if chosen else ""
+
+    def compile_s(verdict: Any) -> float:
+        return sum(v for part, v in verdict.timings.items() if part not in (*HARNESS_PARTS, "run"))
+
+    static = [s for (s, _), _ in pairs]
+    dynamic = [d for _, (d, _) in pairs]
+    # A dynamic case passed when it ran at some size and never failed; a discarded
+    # declaration runs the static case only, and is neither.
+    passed = [p for p in pairs if p[1][1].outcome == "pass" and p[1][1].sizes]
+    failed = [p for p in pairs if p[1][1].outcome != "pass"]
+    compiled = [(compile_s(sv), compile_s(dv)) for (_, sv), (_, dv) in passed if compile_s(sv) > 0]
+    harness = [sum(dv.timings.get(part, 0.0) for part in (*HARNESS_PARTS, "run")) / len(dv.sizes)
+               for _, (_, dv) in passed]
+    compile_ratio = f"{sum(d for _, d in compiled) / sum(s for s, _ in compiled):.2f}" if compiled else ""
+    harness_ms = f"{1000 * statistics.median(harness):.1f}" if harness else ""
+    return (f"| {spec} | {statistics.median(static):.3f} | {statistics.median(dynamic):.3f} | "
+            f"{statistics.median(dynamic) / statistics.median(static):.2f} | {sum(dynamic) / sum(static):.2f} | "
+            f"{len(passed)} | {ratio(passed)} | {compile_ratio} | {harness_ms} | {len(failed)} | {ratio(failed)} |")
 
 
 class _Clock:

@@ -128,9 +128,13 @@ class Verdict:
     #: the frontend's stages (``CompileContext.timings``), judge, and root-cause (the
     #: probes a mismatch compiles to name its first differing value). Never in the signature.
     timings: dict[str, float] = field(default_factory=dict)
+    #: (case, options, path) a mismatch's root-cause probes will start from, until
+    #: ``_probe`` runs them: in the process only, never recorded.
+    probe_with: tuple[Subject, dict[str, Any], tuple[Step, ...]] | None = field(default=None, repr=False,
+                                                                              compare=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {k: v for k, v in asdict(replace(self, probe_with=None)).items() if k != "probe_with"}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Verdict:
@@ -305,11 +309,18 @@ def _state_differences(run: _Run, error_at: Callable[[tuple[Step, ...]], float])
 def execute(backend: Backend, case: Subject, options: dict[str, Any]) -> Verdict:
     """The whole pipeline for one case, in this process."""
     start = time.perf_counter()
+    verdict = _execute(backend, case, options)
+    _probe(backend, verdict)
+    verdict.seconds = time.perf_counter() - start
+    return verdict
+
+
+def _execute(backend: Backend, case: Subject, options: dict[str, Any]) -> Verdict:
+    """The verdict before its root-cause probes: a failure that turns out to be the static
+    case's is probed once, as that static case, not once more as the dynamic one."""
     if kind_of(case).generated and case.dynamic is not None:
         if backend.dynamic:
-            verdict = _execute_dynamic(backend, case, options)
-            verdict.seconds = time.perf_counter() - start
-            return verdict
+            return _execute_dynamic(backend, case, options)
         case = statically(case)
         static_only = [f"static only: {backend.name} compiles one shape, the dynamic declaration is not used"]
     else:
@@ -321,15 +332,15 @@ def execute(backend: Backend, case: Subject, options: dict[str, Any]) -> Verdict
         _judge(backend, case, options, run, verdict)
     if verdict.outcome != "pass" and options.get("dynamic") and kind_of(case).generated:
         # torch.compile(dynamic=True) of a case with nothing declared: symbolic shapes all the same
-        static = execute(backend, case, static_options(options))
+        static = _execute(backend, case, static_options(options))
         if static.outcome == "pass" or static.signature() != verdict.signature():
             verdict.stage = f"{verdict.stage}@dynamic"
-    verdict.seconds = time.perf_counter() - start
     return verdict
 
 
 def _judge(backend: Backend, case: Subject, options: dict[str, Any], run: _Run, verdict: Verdict) -> None:
-    """Compare the backend's outputs and state with eager's: a mismatch, or a pass."""
+    """Compare the backend's outputs and state with eager's: a mismatch, or a pass. A
+    mismatch of a program's leaf is left to ``_probe`` for its root cause."""
     start = time.perf_counter()
     expected, actual = run.expected, run.actual
     kind = kind_of(case)
@@ -347,19 +358,27 @@ def _judge(backend: Backend, case: Subject, options: dict[str, Any], run: _Run, 
         verdict.leaf_op = (_op_at(case, differences[0].steps) if generated else
                            kind.leaf_name(case) or _state_op(run, differences[0]))
         if generated and differences[0].kind in _LEAF_KINDS and not differences[0].in_state:
-            # The probes compile again: their own part of the timings, not the oracle's.
-            probes = time.perf_counter()
-            verdict.root = _root_cause(backend, case, options, differences[0].steps)
-            _timed(verdict.timings, "root-cause", probes)
-            start += time.perf_counter() - probes
-            if verdict.root:
-                verdict.leaf_op = verdict.root["op"]
+            verdict.probe_with = (case, options, differences[0].steps)
     elif backend.contract is Contract.NESTING:
         # Within the contract, but the user still sees other container types.
         changed = compare(expected, actual, contract=Contract.EXACT, error_at=error_at)
         if changed:
             verdict.notes.append(f"structure changed (nesting contract): {changed[0]}")
     _timed(verdict.timings, "judge", start)
+
+
+def _probe(backend: Backend, verdict: Verdict) -> None:
+    """The root cause of a program's mismatch (``_root_cause``): the probes compile again,
+    so they have their own part of the timings, not the oracle's."""
+    if verdict.probe_with is None:
+        return
+    start = time.perf_counter()
+    case, options, steps = verdict.probe_with
+    verdict.probe_with = None
+    verdict.root = _root_cause(backend, case, options, steps)
+    if verdict.root:
+        verdict.leaf_op = verdict.root["op"]
+    _timed(verdict.timings, "root-cause", start)
 
 
 # -- dynamic cases: compiled once, run at every size -----------------------------------
@@ -450,7 +469,7 @@ def _unless_static(backend: Backend, case: Case, options: dict[str, Any], verdic
                    sizes: dict[str, int]) -> Verdict:
     """The dynamic failure at ``role``, its stage naming the role; or, where the static case
     at those sizes fails the same way, that static verdict."""
-    static = execute(backend, statically(resized(case, sizes)), static_options(options))
+    static = _execute(backend, statically(resized(case, sizes)), static_options(options))
     if static.outcome != "pass" and static.signature() == verdict.signature():
         static.sizes = verdict.sizes
         static.notes.append(f"fails at the {role} size {sizes} compiled statically too: a static bug")
@@ -467,7 +486,7 @@ def static_options(options: dict[str, Any]) -> dict[str, Any]:
 
 def _discarded(backend: Backend, case: Case, options: dict[str, Any], why: str) -> Verdict:
     """The static case's verdict, with a note that the dynamic declaration was discarded."""
-    verdict = execute(backend, statically(case), static_options(options))
+    verdict = _execute(backend, statically(case), static_options(options))
     verdict.notes.append(f"dynamic declaration discarded: {why}")
     return verdict
 
