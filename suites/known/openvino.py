@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .rows import Known
+from .rows import Known, When
 
 #: The CPU plugin's inference precisions (f32, bf16, f16; i32): the documented reason for two rows.
 _OPENVINO_CPU_PRECISIONS = ("https://docs.openvino.ai/2024/openvino-workflow/running-inference/"
@@ -209,11 +209,28 @@ ROWS: tuple[Known, ...] = (
         id="openvino-zero-size-bfloat16-matmul-buffer-compile", backends=("openvino",), kind="bug",
         stages=("compile-model",), dynamic=False, outcome="crash", errors=("RuntimeError",),
         message=r"object is not initialized",
-        reason=("compile_model fails with 'object is not initialized' on a bfloat16 matmul of a zero-size float64 input"
-                " cast down (x of shape (3, 2, 0)) added into a buffer and summed; met by the dynamic search's draws, "
-                "compiled statically. It depends on the CPU: the bf16 oneDNN matmul of AVX512-BF16 machines fails, an "
-                "AVX2-only AMD EPYC compiles and runs it (meta cpu_flags)."),
+        reason=("compile_model fails with 'object is not initialized' on a static MatMul with a zero-length dim wherever"
+                " the CPU plugin has only the oneDNN executor for it (#37966: DnnlMatMulPrimitive is given the zero "
+                "dims): a bfloat16 matmul of a zero-size input on AVX512-BF16 machines (this entry; an AVX2-only AMD "
+                "EPYC compiles and runs it, meta cpu_flags), an integer batched matmul with M = 0 on any x86 CPU "
+                "((3, 0, 4) @ (3, 4, 2) of int32 on that EPYC), float32 where a chain of matmuls reaches it."),
         link="https://github.com/openvinotoolkit/openvino/issues/37966",
+    ),
+    Known(
+        id="openvino-zero-k-matmul-fused-eltwise", backends=("openvino",), kind="bug",
+        stages=("judge",), dynamic=False, outcome="mismatch", differences=("shape",),
+        ops=("relu", "abs", "sigmoid", "tanh", "gelu", "elu", "leaky_relu", "silu", "clamp", "sqrt", "add_scalar",
+             "activation_form"),
+        also=(
+            When(stages=("compile-model",), dynamic=False, outcome="crash", errors=("RuntimeError",),
+                 message=r"Matmul doesn't support a degenerate case when other ops are fused"),
+        ),
+        reason=("A matmul whose reduction dim is 0 (x @ x.T of x of shape (2, 0); eager: zeros of (2, 2)) followed by an"
+                " elementwise op the CPU plugin fuses into the MatMul node (relu, abs, sigmoid, tanh, gelu, clamp, + a "
+                "scalar; not exp, neg, * a scalar, + a tensor) is wrong in one of two ways: in 2-D the result comes back"
+                " of shape (0, 0); batched ((3, 2, 0)), compile_model fails the check 'Matmul doesn't support a "
+                "degenerate case when other ops are fused' (intel_cpu nodes/matmul.cpp, whose comment leaves such an "
+                "executor as a todo). Without the fused op, or followed by a sum, the zeros are right."),
     ),
     Known(
         id="openvino-gather-narrow-index-garbage", backends=("openvino",), kind="bug",
