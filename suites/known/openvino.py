@@ -212,8 +212,8 @@ ROWS: tuple[Known, ...] = (
         reason=("compile_model fails with 'object is not initialized' on a static MatMul with a zero-length dim wherever"
                 " the CPU plugin has only the oneDNN executor for it (#37966: DnnlMatMulPrimitive is given the zero "
                 "dims): a bfloat16 matmul of a zero-size input on AVX512-BF16 machines (this entry; an AVX2-only AMD "
-                "EPYC compiles and runs it, meta cpu_flags), an integer batched matmul with M = 0 on any x86 CPU "
-                "((3, 0, 4) @ (3, 4, 2) of int32 on that EPYC), float32 where a chain of matmuls reaches it."),
+                "EPYC compiles and runs it, meta cpu_flags), an integer batched matmul with M = 0 ((3, 0, 4) @ (3, 4, "
+                "2) of int32 fails on that EPYC too; float32, with or without transposes, runs there)."),
         link="https://github.com/openvinotoolkit/openvino/issues/37966",
     ),
     Known(
