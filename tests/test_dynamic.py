@@ -15,7 +15,7 @@ from strategies import case_from_json, case_to_json, cases, engine, materialize
 from strategies.dynamic import dynamic_shapes, resized, size_roles, statically, valid_at
 from suites.conformance import ConformanceFailure, Recorder, conformance_property
 from suites.runner import execute
-from tests.harness_backends import RecompilesPerSize, SpecializesToExample, StuckAtMax
+from tests.harness_backends import RecompilesPerSize, SpecializesToExample, StuckAtMax, distorting_backend
 
 DRAWS = settings(max_examples=120, database=None, derandomize=True, phases=[Phase.generate], deadline=None,
                  suppress_health_check=list(HealthCheck))
@@ -99,3 +99,26 @@ def test_a_frontend_that_recompiles_per_size_passes():
     notes = Counter(n for (_, n), k in recorder.deviations.items() for _ in range(k))
     assert any(n.startswith("recompiled") for n in notes), notes
     assert sum(n for (_, role, _), n in recorder.dynamic.items() if role == "max") > 0
+
+
+def test_a_failure_the_static_case_repeats_is_probed_once(monkeypatch):
+    """A dynamic mismatch the static case at that size repeats is that static verdict; its
+    root-cause probes (a compile per value) run once, for the static case, not also for
+    the dynamic one that is thrown away."""
+    import suites.runner as runner
+
+    probed = []
+    real = runner._root_cause
+    monkeypatch.setattr(runner, "_root_cause", lambda backend, case, *rest: probed.append(case) or real(backend, case, *rest))
+    backend = distorting_backend("nudge_one_value")  # every size, statically too
+    for case in _drawn(40):
+        if case.dynamic is None:
+            continue
+        probed.clear()
+        verdict = execute(backend, case, {})
+        if verdict.outcome == "mismatch" and verdict.root:
+            break
+    else:
+        pytest.fail("no drawn dynamic case had a probed mismatch")
+    assert any("compiled statically too" in n for n in verdict.notes), verdict.notes
+    assert len(probed) == 1 and probed[0].dynamic is None
