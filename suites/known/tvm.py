@@ -831,11 +831,14 @@ ROWS: tuple[Known, ...] = (
                 " index tensors only."),
     ),
     Known(
-        id="tvm-fx-softmax-dtype-ignored", backends=("tvm-fx", "tvm-dynamo"), kind="bug",
+        id="tvm-fx-softmax-dtype-ignored", backends=("tvm-fx", "tvm-dynamo", "tvm-ep"), kind="bug",
         outcome="mismatch", differences=("dtype",), expected=("float32",), ops=("softmax_form",),
         reason=("F.softmax(x, dim=-1, dtype=torch.float32) (or log_softmax, or the method) of a float16/bfloat16 "
-                "tensor, as models compute attention in float32, comes back in the input's dtype: from_fx's softmax "
-                "converters drop the dtype argument. Silently wrong dtype (and precision)."),
+                "tensor, as models compute attention in float32, comes back in the input's dtype: the softmax and "
+                "log_softmax converters every TVM importer shares (base_fx_graph_translator.py, _softmax and "
+                "_log_softmax) drop the dtype argument. from_exported_program meets them with run_ep_decomposition="
+                "False (aten.softmax.int); decomposed, the export casts first (_to_copy, then _softmax) and the dtype "
+                "is right. Silently wrong dtype (and precision)."),
     ),
     Known(
         id="tvm-slice-begin-past-end", backends=TVM, kind="bug",
