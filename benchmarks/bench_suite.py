@@ -302,8 +302,10 @@ def _dynamic_row(spec: str, pairs: list[tuple[tuple[float, Any], tuple[float, An
     def ratio(chosen: list[tuple[tuple[float, Any], tuple[float, Any]]]) -> str:
         return f"{sum(d for _, (d, _) in chosen) / sum(s for (s, _), _ in chosen):.2f}" if chosen else ""
 
+    calls = (*HARNESS_PARTS, "run")  # what a dynamic case pays at each size; the rest is its compile
+
     def compile_s(verdict: Any) -> float:
-        return sum(v for part, v in verdict.timings.items() if part not in (*HARNESS_PARTS, "run"))
+        return sum(v for part, v in verdict.timings.items() if part not in calls)
 
     static = [s for (s, _), _ in pairs]
     dynamic = [d for _, (d, _) in pairs]
@@ -311,9 +313,8 @@ def _dynamic_row(spec: str, pairs: list[tuple[tuple[float, Any], tuple[float, An
     # declaration runs the static case only, and is neither.
     passed = [p for p in pairs if p[1][1].outcome == "pass" and p[1][1].sizes]
     failed = [p for p in pairs if p[1][1].outcome != "pass"]
-    compiled = [(compile_s(sv), compile_s(dv)) for (_, sv), (_, dv) in passed if compile_s(sv) > 0]
-    harness = [sum(dv.timings.get(part, 0.0) for part in (*HARNESS_PARTS, "run")) / len(dv.sizes)
-               for _, (_, dv) in passed]
+    compiled = [(s, d) for s, d in ((compile_s(sv), compile_s(dv)) for (_, sv), (_, dv) in passed) if s > 0]
+    harness = [sum(dv.timings.get(part, 0.0) for part in calls) / len(dv.sizes) for _, (_, dv) in passed]
     compile_ratio = f"{sum(d for _, d in compiled) / sum(s for s, _ in compiled):.2f}" if compiled else ""
     harness_ms = f"{1000 * statistics.median(harness):.1f}" if harness else ""
     return (f"| {spec} | {statistics.median(static):.3f} | {statistics.median(dynamic):.3f} | "
