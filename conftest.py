@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from strategies.engine import suite_draws
-from suites.config import CONFIG, Config
+from suites.config import CONFIG, REPLAY_MODES, Config
 
 _slow_is_fine = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 # Every profile derives from Hypothesis's plain defaults: where CI is set in the
@@ -48,6 +48,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "alias ROUNDTRIP_CORPUS)")
     group.addoption("--cache", default=None, metavar="DIR",
                     help="where calibration is cached (default .roundtrip; alias ROUNDTRIP_CACHE)")
+    group.addoption("--replay", choices=REPLAY_MODES, default=None,
+                    help="how the corpus replay judges: strict fails on any answer but the recorded one, inform "
+                         "records each (reports/releases.py) and fails only on a verdict no row explains; auto "
+                         "(default) = strict on the pinned versions, inform elsewhere (alias ROUNDTRIP_REPLAY)")
     group.addoption("--case-timeout", type=float, default=180.0,
                     help="seconds before a case is a hang (default 180)")
     group.addoption("--keep-going", action="store_true",
@@ -89,7 +93,7 @@ def pytest_configure(config: pytest.Config) -> None:
     try:
         run = Config.resolve({"profile": config.getoption("--hypothesis-profile", None),
                               **{name: config.getoption(f"--{name.replace('_', '-')}")
-                                 for name in ("max_examples", "reports", "corpus", "cache", "tvm_target")}}, os.environ)
+                                 for name in ("max_examples", "reports", "corpus", "cache", "tvm_target", "replay")}}, os.environ)
     except ValueError as exc:
         raise pytest.UsageError(str(exc)) from None
     # ROUNDTRIP_PROFILE is an alias of --hypothesis-profile (which Hypothesis's plugin has
@@ -115,7 +119,7 @@ def pytest_configure(config: pytest.Config) -> None:
     # the journals): the controller (or the only process) clears those of an earlier run.
     worker_id = getattr(config, "workerinput", {}).get("workerid")
     if worker_id is None and run.reports.exists():
-        for stale in run.reports.glob("journal-*.jsonl"):
+        for stale in [*run.reports.glob("journal-*.jsonl"), *run.reports.glob("replay-*.jsonl")]:
             stale.unlink()
     run.reports.mkdir(parents=True, exist_ok=True)
     config._roundtrip_recorder = Recorder(journal=str(run.reports / f"journal-{worker_id or 'main'}.jsonl"))

@@ -47,6 +47,7 @@ from suites.subjects import Subject, kind_of, subject_from_json, subject_to_json
 from suites.versions import versions
 from suites.worker import Worker
 
+from .releases import summary as releases_summary
 from .reproducer import reproducer_source, subject_reproducer, title
 
 __all__ = ["CORPUS", "CorpusError", "Entry", "cpu_features",
@@ -433,6 +434,8 @@ def render_report(entry: Entry, run: Run | None = None) -> str:
              else f"Case {meta['origin']}, checked and simplified by Roundtrip")
     status = {"reproduces": "reproduces", "gone": "does NOT reproduce any more", "broken": "is broken",
               "skipped": "was not run"}[run.verdict]
+    releases = releases_summary(entry.id, frontend=backend.distribution)
+    releases = f"\n\nReplayed by Roundtrip under each version set it was run on: {releases}." if releases else ""
     return f"""\
 # {title(meta)}
 
@@ -446,7 +449,7 @@ Needs only torch and the frontend; exits 1 while the bug reproduces.
 {repro}```
 
 ## Output
-Here and now the reproducer {status} (exit code {run.returncode}{'; ' + run.why if run.why else ''}):
+Here and now the reproducer {status} (exit code {run.returncode}{'; ' + run.why if run.why else ''}).{releases}
 
 ```
 {output}

@@ -12,6 +12,6 @@ if ! "$VENV/bin/python" -c "import torch, tvm, hypothesis, xdist, onnx, onnxscri
   # TORCH_INDEX_URL (optional): a wheel index holding the CPU build, e.g. on a CI runner.
   "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "torch==2.13.0" \
     ${TORCH_INDEX_URL:+--index-url "$TORCH_INDEX_URL"}
-  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e ".[tvm,inductor,onnx,openvino,models,dev]"
+  "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e ".[cpu,tvm,inductor,onnx,openvino,models,dev]"
 fi
 export PATH="$PWD/$VENV/bin:$PATH"

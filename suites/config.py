@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-__all__ = ["ALIASES", "CONFIG", "ROOT", "SEARCH_SHARES", "Config"]
+__all__ = ["ALIASES", "CONFIG", "REPLAY_MODES", "ROOT", "SEARCH_SHARES", "Config"]
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -42,7 +42,14 @@ ALIASES = {
     "corpus": "ROUNDTRIP_CORPUS",
     "cache": "ROUNDTRIP_CACHE",
     "tvm_target": "ROUNDTRIP_TVM_TARGET",
+    "replay": "ROUNDTRIP_REPLAY",
 }
+
+#: How the corpus replay judges (``--replay``): ``strict`` fails on anything but the
+#: recorded answer (an unexpected pass is how a fix is noticed); ``inform`` records every
+#: answer (``reports.releases``) and fails only on a verdict no row explains; ``auto`` is
+#: strict on the project's pinned versions and informs under any other version set.
+REPLAY_MODES = ("auto", "strict", "inform")
 
 
 @dataclass(frozen=True)
@@ -62,6 +69,8 @@ class Config:
     cache: Path = field(default_factory=lambda: _workdir() / ".roundtrip")
     #: TVM's target for the tvm-* backends (``--tvm-target``).
     tvm_target: str = "llvm"
+    #: How the corpus replay judges (``--replay``): one of ``REPLAY_MODES``.
+    replay: str = "auto"
 
     @classmethod
     def resolve(cls, options: Mapping[str, Any], environ: Mapping[str, str]) -> Config:
@@ -99,6 +108,8 @@ def _typed(name: str, value: Any) -> Any:
         return number
     if name in ("reports", "corpus", "cache"):
         return Path(value).resolve()
+    if name == "replay" and value not in REPLAY_MODES:
+        raise ValueError(f"{ALIASES[name]} / --replay: {value!r} is not one of {', '.join(REPLAY_MODES)}")
     return str(value)
 
 

@@ -1,11 +1,18 @@
 """Replay the regression corpus: ``pytest suites/test_corpus.py``.
 
-An entry still open upstream must still fail as it was recorded: its verdict must be
+Strict, on the project's pinned versions (``--replay``, ``suites.versions.off_pins``):
+an entry still open upstream must still fail as it was recorded: its verdict must be
 explained by the entry's own row (the table's row it names, or else its recorded
 signature), and then it is an expected failure. A pass is reported as an unexpected
 one (fixed upstream: set the entry's status to ``fixed``); another failure, or an error
-of the harness, fails the test and says what changed. A fixed entry must pass; an
-entry for a frontend that is not installed here, or whose CPU it needs this one is
+of the harness, fails the test and says what changed. A fixed entry must pass.
+
+Under any other version set (a newer torch, the GPU job's) the replay informs: a fix
+passes, a failure some row explains is an expected failure, and only a verdict no row
+explains (or an error of the harness) fails. Either way each entry's answer is logged
+for the table of releases (``reports.releases``).
+
+An entry for a frontend that is not installed here, or whose CPU it needs this one is
 not, is skipped with the reason. An unreadable entry fails alone, naming the file and
 the field, and the rest still replays.
 """
@@ -14,10 +21,12 @@ from __future__ import annotations
 
 import pytest
 
-from reports.corpus import HANG_REPLAY_SECONDS, CorpusError, cpu_reason, known_rows, load_entries
+from reports.corpus import HANG_REPLAY_SECONDS, CorpusError, cpu_features, cpu_reason, known_rows, load_entries
+from reports.releases import answer, log_answer
 from suites.config import CONFIG
-from suites.known import match, passed_or_rejected_cleanly
+from suites.known import match
 from suites.runner import load_backend
+from suites.versions import off_pins
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -38,7 +47,7 @@ def _params(corpus):
         yield pytest.param(item, id=item.id)
 
 
-def test_corpus_entry(entry, run_case_for, rows, run_config):
+def test_corpus_entry(entry, run_case_for, rows, run_config, request):
     if isinstance(entry, CorpusError):
         pytest.fail(str(entry))
     meta = entry.meta
@@ -50,15 +59,24 @@ def test_corpus_entry(entry, run_case_for, rows, run_config):
         pytest.skip("never checked on this frontend's hardware; the GPU job sets its status")
     verdict = run_case_for(meta["backend"])(entry.case, meta["options"],
                                             timeout=HANG_REPLAY_SECONDS if meta["outcome"] == "hang" else None)
+    explained = match(verdict, rows)
+    said = answer(meta, verdict, explained)
+    process = getattr(request.config, "workerinput", {}).get("workerid", "main")
+    log_answer(run_config.reports, process, meta, said, verdict, explained, cpu_features())
+    off = off_pins(("torch", backend.distribution, *backend.packages))
+    strict = run_config.replay == "strict" or (run_config.replay == "auto" and not off)
+    now = f"{verdict.outcome} {verdict.signature()}\n  explained by {explained.id if explained else 'no row'}: " \
+          f"{verdict.headline()}\n  recorded {meta['signature']} (row {meta.get('row') or entry.id})"
+    if not strict:  # another version set: only what no row explains is news
+        under = "; ".join(off) or "--replay inform"
+        assert said != "new", f"{entry.id}: under {under}, fails in a way no row explains: {now}"
+        if said == "fixed":
+            return
+        pytest.xfail(f"under {under}: {said}" + (f" (as row {explained.id})" if said == "otherwise" else "")
+                     + f": {meta['headline']}")
     if meta["status"] == "open":
-        explained = match(verdict, rows)
-        assert verdict.outcome != "pass", (
+        assert said != "fixed", (
             f"{entry.id}: unexpected pass: the bug no longer reproduces (fixed upstream? set its status to fixed)")
-        assert explained is not None and explained.id in (meta.get("row"), entry.id), (
-            f"{entry.id}: fails otherwise than recorded: {verdict.outcome} {verdict.signature()}\n"
-            f"  recorded {meta['signature']} (row {meta.get('row') or entry.id})\n"
-            f"  explained by {explained.id if explained else 'no row'}: {verdict.headline()}")
+        assert said == "reproduces", f"{entry.id}: fails otherwise than recorded: {now}"
         pytest.xfail(f"open upstream, still reproduces: {meta['headline']}")
-    assert passed_or_rejected_cleanly(verdict, match(verdict, rows)), (
-        f"{entry.id}: {verdict.outcome}: {verdict.headline()}\n  signature {verdict.signature()}"
-        f"\n  (recorded as {meta['signature']})")
+    assert said == "fixed", f"{entry.id}: {now}"

@@ -1,17 +1,27 @@
 """What a run ran on: Python, the machine, and the installed versions of torch,
 Hypothesis and every built-in frontend's distributions. Runs that differ in one do not
-add up (``reports.merge``); a corpus entry records them (``reports.corpus``)."""
+add up (``reports.merge``); a corpus entry records them (``reports.corpus``).
+
+The pinned set is the project's own: every ``==`` requirement of its metadata, the
+``cpu`` extra's torch included. The corpus replay is strict exactly where the installed
+versions are those pins (``off_pins``), and informs elsewhere (``reports.releases``)."""
 
 from __future__ import annotations
 
 import importlib
 import os
 import platform
-from importlib.metadata import PackageNotFoundError, version
+from importlib.metadata import PackageNotFoundError, requires, version
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
 
 from .runner import BUILTIN_BACKENDS
 
-__all__ = ["frontend_distributions", "versions"]
+__all__ = ["PROJECT", "frontend_distributions", "off_pins", "pins", "versions"]
+
+#: The distribution this project installs as (pyproject.toml).
+PROJECT = "roundtrip"
 
 
 def frontend_distributions() -> tuple[str, ...]:
@@ -33,3 +43,39 @@ def versions() -> dict[str, str]:
         except PackageNotFoundError:
             pass
     return found
+
+
+def pins(project: str = PROJECT) -> dict[str, Requirement]:
+    """Each distribution the project pins exactly (``==``, in any extra), by canonical
+    name; empty where the project is not installed (run from a plain checkout)."""
+    try:
+        lines = requires(project) or []
+    except PackageNotFoundError:
+        return {}
+    found: dict[str, Requirement] = {}
+    for line in lines:
+        try:
+            requirement = Requirement(line)
+        except InvalidRequirement:
+            continue
+        if any(s.operator == "==" for s in requirement.specifier):
+            found[canonicalize_name(requirement.name)] = requirement
+    return found
+
+
+def off_pins(distributions: tuple[str, ...] | list[str], pinned: dict[str, Requirement] | None = None) -> list[str]:
+    """The installed ``distributions`` whose version their pin does not admit, as
+    ``"torch 2.14.1 (pinned ==2.13.0)"``; empty on the pinned set. A distribution with no
+    pin, or not installed, is never off its pin."""
+    pinned = pins() if pinned is None else pinned
+    off = []
+    for dist in dict.fromkeys(distributions):
+        requirement = pinned.get(canonicalize_name(dist))
+        try:
+            installed = version(dist)
+        except PackageNotFoundError:
+            continue
+        # prereleases=True: a pin names one release exactly; a local build (2.13.0+cpu) is that release.
+        if requirement is not None and not requirement.specifier.contains(installed, prereleases=True):
+            off.append(f"{dist} {installed} (pinned {requirement.specifier})")
+    return off

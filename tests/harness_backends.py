@@ -23,7 +23,7 @@ from suites.backends.base import CompileContext, Recipe
 from suites.backends.reference import Eager
 from suites.runner import _clone
 
-__all__ = ["DISTORTIONS", "STATE_DISTORTIONS", "CorruptsTheNextCase", "Distorting", "Hang", "HigherPrecision",
+__all__ = ["DISTORTIONS", "STATE_DISTORTIONS", "CorruptsTheNextCase", "Distorting", "Hang", "HigherPrecision", "NewCrash",
            "RecompilesPerSize", "SpecializesToExample", "StuckAtMax",
            "HigherPrecision64", "Killed", "Segfault", "contains"]
 
@@ -419,6 +419,16 @@ class Hang(Eager):
         if isinstance(out, dict):
             time.sleep(3600)
         return out
+
+
+class NewCrash(Eager):
+    """Raises at run time on every case: a frontend's failure that no row explains (what a
+    replay under any version set must still fail on)."""
+
+    name = "new-crash"
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        raise RuntimeError("planted: a crash that no row of the known table explains")
 
 
 class Killed(_Signalled):

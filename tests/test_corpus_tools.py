@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from reports.corpus import CorpusError, load_entries, render_all, render_report
+from reports.releases import load, merge, read_answers, summary
 
 ROOT = Path(__file__).parent.parent
 BACKEND = "tests.harness_backends:Int64ToInt32"
@@ -116,25 +117,78 @@ def test_render_all_writes_one_report_per_open_entry_and_an_index(corpus, tmp_pa
     assert f"]({entry.id}.md): reproduces here and now" in text, text
 
 
-def test_replay_of_an_open_entry_fails_when_it_fails_otherwise_or_passes(corpus, tmp_path):
-    """An open entry is an expected failure only while it fails as recorded: a different
-    failure, or a pass (fixed upstream), fails the replay and says which."""
-    good = next(p for p in corpus.iterdir() if p.is_dir())
-    edits = {"as-recorded": lambda m: m,
-             "other-failure": lambda m: m.update(signature=m["signature"].replace("int32", "int16")),
-             "now-passes": lambda m: m.update(backend="reference")}
-    for name, edit in edits.items():
-        (tmp_path / name).mkdir()
-        meta = json.loads((good / "meta.json").read_text())
-        edit(meta)
-        meta["id"] = name
-        (tmp_path / name / "meta.json").write_text(json.dumps(meta))
-        for f in ("case.json", "repro.py"):
-            (tmp_path / name / f).write_text((good / f).read_text())
+def _replay(corpus: Path, mode: str, reports: Path) -> tuple[dict[str, str], str]:
+    """Replay ``corpus`` with ``--replay mode``: each entry's pytest outcome, and the output."""
     run = subprocess.run([sys.executable, "-m", "pytest", "suites/test_corpus.py", "-p", "no:xdist", "-p", "no:cacheprovider",
-                          "-rA", "-q"], cwd=ROOT, env={**os.environ, "ROUNDTRIP_CORPUS": str(tmp_path)},
+                          "-rA", "-q", "--replay", mode, "--reports", str(reports)],
+                         cwd=ROOT, env={**os.environ, "ROUNDTRIP_CORPUS": str(corpus)},
                          capture_output=True, text=True, timeout=600)
     outcomes = {line.split("[", 1)[1].split("]", 1)[0]: line.split()[0] for line in run.stdout.splitlines()
                 if line.startswith(("PASSED", "FAILED", "XFAIL", "XPASS", "ERROR"))}
-    assert outcomes == {"as-recorded": "XFAIL", "other-failure": "FAILED", "now-passes": "FAILED"}, run.stdout[-3000:]
-    assert "fails otherwise than recorded" in run.stdout and "unexpected pass" in run.stdout
+    return outcomes, run.stdout[-3000:]
+
+
+def test_replay_strict_on_the_pins_and_informing_under_other_versions(corpus, tmp_path):
+    """Strict (the pinned versions): an open entry is an expected failure only while it
+    fails as recorded; a different failure, or a pass (fixed upstream), fails the replay
+    and says which. Inform (another version set): a fix passes, a failure another row
+    explains is expected, and only a verdict no row explains fails. Both log each entry's
+    answer, which ``reports.releases`` merges into its table and says in words."""
+    good = next(p for p in corpus.iterdir() if p.is_dir())
+    edits = {"as-recorded": lambda m: m,
+             "other-failure": lambda m: m.update(signature=m["signature"].replace("int32", "int16")),
+             "now-passes": lambda m: m.update(backend="reference"),
+             "new-verdict": lambda m: m.update(backend="tests.harness_backends:NewCrash")}
+    entries = tmp_path / "corpus"
+    for name, edit in edits.items():
+        (entries / name).mkdir(parents=True)
+        meta = json.loads((good / "meta.json").read_text())
+        edit(meta)
+        meta["id"] = name
+        (entries / name / "meta.json").write_text(json.dumps(meta))
+        for f in ("case.json", "repro.py"):
+            (entries / name / f).write_text((good / f).read_text())
+    outcomes, output = _replay(entries, "strict", tmp_path / "strict")
+    assert outcomes == {"as-recorded": "XFAIL", "other-failure": "FAILED", "now-passes": "FAILED",
+                        "new-verdict": "FAILED"}, output
+    assert "fails otherwise than recorded" in output and "unexpected pass" in output
+    outcomes, output = _replay(entries, "inform", tmp_path / "inform")
+    assert outcomes == {"as-recorded": "XFAIL", "other-failure": "XFAIL", "now-passes": "PASSED",
+                        "new-verdict": "FAILED"}, output
+    assert "new-verdict: under --replay inform, fails in a way no row explains" in output, output
+
+    said = {a["entry"]: (a["answer"], a["row"]) for a in read_answers(tmp_path / "inform")}
+    assert said == {"as-recorded": ("reproduces", "as-recorded"), "other-failure": ("otherwise", "as-recorded"),
+                    "now-passes": ("fixed", ""), "new-verdict": ("new", "")}
+    table = load(tmp_path / "none.json")
+    merge(table, read_answers(tmp_path / "strict"), "2026-01-01")
+    assert len(table["columns"]) == 1  # the same versions: one column, each entry answered once
+    newer = [{**a, "versions": {**a["versions"], "torch": "9.9.9"}} for a in read_answers(tmp_path / "inform")]
+    merge(table, newer, "2026-01-02")
+    torch = read_answers(tmp_path / "strict")[0]["versions"]["torch"].split("+")[0]
+    assert summary("as-recorded", table) == f"reproduces on torch {torch} and 9.9.9"
+    assert summary("now-passes", table) == f"fixed in torch {torch} and 9.9.9"
+    assert summary("other-failure", table) == f"fails otherwise on torch {torch} and 9.9.9 (as row `as-recorded`)"
+    assert summary("new-verdict", table) == f"fails in a way no row explains on torch {torch} and 9.9.9"
+    fixed_later = [{**a, "answer": "fixed", "row": ""} for a in newer if a["entry"] == "as-recorded"]
+    merge(table, fixed_later, "2026-01-03")  # the same version set again: its answer replaced
+    assert summary("as-recorded", table) == f"reproduces on torch {torch}; fixed in torch 9.9.9"
+
+
+def test_off_pins_names_each_installed_distribution_its_pin_does_not_admit():
+    """The replay is strict exactly on the pinned set: a pin of another version is named,
+    a local build of the pinned release (2.13.0+cpu for ==2.13.0) is that release, and a
+    distribution with no pin, or not installed, is never off."""
+    from importlib.metadata import version
+
+    from packaging.requirements import Requirement
+
+    from suites.versions import off_pins, pins
+
+    pytest_version = version("pytest")
+    pinned = {"pytest": Requirement(f"pytest=={pytest_version}"), "packaging": Requirement("packaging==0.0.1"),
+              "not-installed-anywhere": Requirement("not-installed-anywhere==1.0")}
+    assert off_pins(["pytest", "not-installed-anywhere", "hypothesis"], pinned) == []
+    assert off_pins(["packaging", "pytest"], pinned) == [f"packaging {version('packaging')} (pinned ==0.0.1)"]
+    assert Requirement("torch==2.13.0").specifier.contains("2.13.0+cpu", prereleases=True)
+    assert "torch" in pins() and str(pins()["torch"].specifier).startswith("==")  # the cpu extra's

@@ -25,7 +25,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("execution", ("suites.runner", "suites.worker", "suites.versions", "suites.backends.*")),
     ("judgement", ("suites.known", "suites.known.*")),
     ("the property", ("suites.conformance", "suites.simplify", "suites.calibration")),
-    ("the corpus", ("reports.reproducer", "reports.corpus")),
+    ("the corpus", ("reports.reproducer", "reports.releases", "reports.corpus")),
     ("reports", ("reports.page", "reports.summary", "reports.merge", "reports.findings", "reports.audit")),
     ("tools that search or re-run", ("suites.hunt", "suites.replay", "suites.check", "suites.__main__", "reports.seeds")),
     ("the pytest plugin and tests", ("conftest", "suites.test_*", "tests.*", "benchmarks.*")),

@@ -21,7 +21,7 @@ def _tool(name: str) -> str:
 
 
 def test_there_are_workflows():
-    assert {p.name for p in WORKFLOWS} >= {"ci.yml", "nightly-cpu.yml", "nightly-gpu.yml"}
+    assert {p.name for p in WORKFLOWS} >= {"ci.yml", "nightly-cpu.yml", "nightly-gpu.yml", "nightly-latest.yml"}
 
 
 def test_workflows_match_githubs_schema():
