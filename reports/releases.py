@@ -31,6 +31,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from packaging.version import Version
+
 from suites.config import Config
 from suites.known import passed_or_rejected_cleanly
 from suites.versions import versions
@@ -109,7 +111,7 @@ def summary(entry_id: str, table: dict[str, Any] | None = None, frontend: str | 
     named = frontend not in (None, "torch") and len({c.get(frontend) for c in columns}) > 1
     said: dict[tuple[int, str], list[str]] = {}  # (answer's place, the row another failure names) -> version sets
     for (_, result), found in zip(results, columns):
-        label = f"torch {found.get('torch', '?').split('+')[0]}" + (f" with {frontend} {found.get(frontend)}" if named else "")
+        label = f"torch {Version(found.get('torch', '0')).public}" + (f" with {frontend} {found.get(frontend)}" if named else "")
         row = f" (as row `{result['row']}`)" if result["answer"] == "otherwise" else ""
         labels = said.setdefault((ANSWERS.index(result["answer"]), row), [])
         if label not in labels:
@@ -118,9 +120,8 @@ def summary(entry_id: str, table: dict[str, Any] | None = None, frontend: str | 
     return "; ".join(f"{words[place]} {_joined(labels)}{row}" for (place, row), labels in sorted(said.items()))
 
 
-def _torch_order(column: dict[str, Any]) -> tuple[int, ...]:
-    numbers = column["versions"].get("torch", "0").split("+")[0].split(".")
-    return tuple(int(n) if n.isdigit() else 0 for n in numbers)
+def _torch_order(column: dict[str, Any]) -> Version:
+    return Version(column["versions"].get("torch", "0"))
 
 
 def _joined(labels: list[str]) -> str:
