@@ -8,6 +8,7 @@ import dataclasses
 import faulthandler
 import json
 import os
+import shutil
 import signal
 import sys
 import threading
@@ -121,6 +122,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if worker_id is None and run.reports.exists():
         for stale in [*run.reports.glob("journal-*.jsonl"), *run.reports.glob("replay-*.jsonl")]:
             stale.unlink()
+        shutil.rmtree(run.untriaged, ignore_errors=True)  # what an earlier run found is not this run's
     run.reports.mkdir(parents=True, exist_ok=True)
     config._roundtrip_recorder = Recorder(journal=str(run.reports / f"journal-{worker_id or 'main'}.jsonl"))
     # A CI job's time limit sends SIGTERM: end the session as Ctrl-C does, so that the
@@ -328,7 +330,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     end_session(latest, "interrupted" if exitstatus == pytest.ExitCode.INTERRUPTED else "complete")
     recorder, status = rebuild(latest)
     session.config._roundtrip_recorder = recorder  # what the terminal summary shows
-    write_latest(recorder, latest, status, corpus=session.config.stash[CONFIG].corpus)
+    write_latest(recorder, latest, status, corpus=session.config.stash[CONFIG].untriaged)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:

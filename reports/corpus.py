@@ -1,5 +1,10 @@
 """The regression corpus: one directory per bug under ``reports/corpus/``.
 
+A run never writes it: a failing run files its shrunk case under its reports
+(``suites.config.Config.untriaged``, the same form as an entry), and the case stays a
+failure on every run until a person triages it and ``add`` copies it in, naming the row
+that explains it (or saying why it has none). Only such an entry counts as a known bug.
+
 Each entry holds ``case.json`` (the shrunk spec), ``repro.py`` (a standalone script:
 torch and the frontend only; exits 1 while the bug reproduces, 0 once it is gone) and
 ``meta.json`` (backend, options, outcome, signature, status, upstream links, versions,
@@ -8,6 +13,7 @@ entry; concurrent writers (xdist workers) serialise on a lock file and write eac
 atomically.
 
     python -m reports.corpus list
+    python -m reports.corpus add FINDING --row ROW  # triaged: a run's finding joins the corpus (or --triaged WHY)
     python -m reports.corpus verify [ENTRY...]   # re-run the reproducers: reproduces, gone, broken
     python -m reports.corpus render ENTRY        # a GitHub-issue-ready report (runs the reproducer)
     python -m reports.corpus render --all DIR    # one report per open entry, and an index by tracker
@@ -50,7 +56,7 @@ from suites.worker import Worker
 from .releases import summary as releases_summary
 from .reproducer import reproducer_source, subject_reproducer, title
 
-__all__ = ["CORPUS", "CorpusError", "Entry", "cpu_features",
+__all__ = ["CORPUS", "CorpusError", "Entry", "add", "cpu_features", "triage_hint",
            "cpu_reason", "explains", "known_rows", "load_entries", "needs_entry", "open_rows",
            "render_report", "reproducer_source", "rows_without_entry", "save_finding"]
 
@@ -217,20 +223,58 @@ def rows_without_entry(known: Any = None, entries: list[Entry] | None = None) ->
     return [k for k in known or KNOWN if needs_entry(k) and k.id not in backed and not k.no_entry]
 
 
+def triaged(entry: Entry) -> bool:
+    """A person has looked at it: it names the row that explains it, or says why it has none."""
+    return bool(entry.meta.get("row") or entry.meta.get("triaged"))
+
+
 def open_rows(entries: list[Entry | CorpusError] | None = None) -> tuple[Known, ...]:
-    """Open entries are known bugs too: a row each, matching its recorded signature exactly
-    (on the backend's spec and on the name its verdicts carry: a plugin's differ)."""
+    """Open, triaged entries are known bugs too: a row each, matching its recorded
+    signature exactly (on the backend's spec and on the name its verdicts carry: a
+    plugin's differ). An entry nobody triaged (copied in by hand) counts for nothing."""
     entries = load_entries() if entries is None else entries
     return tuple(
         Known(id=e.id, backends=(e.meta["backend"], Signature.parse(e.meta["signature"]).backend), kind="bug",
               signature=e.meta["signature"], reason=e.meta["headline"], link=" ".join(e.meta["upstream"]))
-        for e in entries if isinstance(e, Entry) and e.meta["status"] == "open"
+        for e in entries if isinstance(e, Entry) and e.meta["status"] == "open" and triaged(e)
     )
 
 
 def known_rows(corpus: Path = CORPUS) -> tuple[Known, ...]:
     """What the suite matches a verdict against: the table, then the corpus's open entries."""
     return (*KNOWN, *open_rows(load_entries(corpus)))
+
+
+def add(finding: Path, corpus: Path = CORPUS, *, row_id: str | None = None, why: str | None = None) -> Path:
+    """The corpus's one door for a run's finding: once a person has looked at it, it is
+    copied in under its id, naming ``row_id`` (which must explain its verdict) or marked
+    triaged with ``why`` it has no row. Raises ``ValueError`` saying what is wrong."""
+    if (row_id is None) == (why is None):
+        raise ValueError("name the row that explains the finding (--row) or say why it has none (--triaged)")
+    entry = load_entry(finding)
+    if row_id is not None:
+        try:
+            target = row(row_id)
+        except KeyError as exc:
+            raise ValueError(str(exc)) from None
+        if not explains(target, entry):
+            raise ValueError(f"row {row_id} does not explain {entry.id}: {entry.meta['signature']}")
+    destination = corpus / entry.id
+    with _locked(corpus):
+        if destination.exists():
+            raise ValueError(f"{destination} is in the corpus already: count or edit it there")
+        staging = corpus / f".{entry.id}.{os.getpid()}.new"
+        shutil.copytree(finding, staging)
+        meta = {**entry.meta, **({"row": row_id} if row_id is not None else {"triaged": why})}
+        (staging / "meta.json").write_text(json.dumps(meta, indent=1, sort_keys=True))
+        os.rename(staging, destination)
+    return destination
+
+
+def triage_hint(finding: Path) -> str:
+    """What a failing test says of the finding it filed, and how it joins the corpus."""
+    return (f"  finding: {finding} (reproducer: {finding / 'repro.py'}); a failure on every run until triaged:\n"
+            f"  python -m reports.corpus add {finding} --row ROW   (or --triaged WHY: a bug no row names yet)")
 
 
 # -- the environment of a finding -----------------------------------------------------
@@ -533,6 +577,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m reports.corpus", description="The regression corpus.")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="one line per entry")
+    add_ = sub.add_parser("add", help="a run's finding, triaged, joins the corpus: the only door")
+    add_.add_argument("finding", type=Path, help="the finding's directory (the run's reports/untriaged/ID)")
+    door = add_.add_mutually_exclusive_group(required=True)
+    door.add_argument("--row", help="the row of suites.known that explains it (it must)")
+    door.add_argument("--triaged", metavar="WHY", help="no row explains it yet: why it is a bug all the same")
     render = sub.add_parser("render", help="a GitHub-issue-ready markdown report for one entry (runs its repro)")
     render.add_argument("entry", nargs="?", help="the entry's id (its directory name)")
     render.add_argument("--all", metavar="DIR", type=Path,
@@ -557,6 +606,13 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 m = item.meta
                 print(f"{item.id:40} {m['status']:10} {m['count']:>4}x  {m['headline'][:90]}")
+        return 0
+    if args.command == "add":
+        try:
+            print(add(args.finding, corpus, row_id=args.row, why=args.triaged))
+        except (ValueError, CorpusError) as exc:
+            print(f"not added: {exc}", file=sys.stderr)
+            return 1
         return 0
     if args.command == "render":
         if args.all:

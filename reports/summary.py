@@ -10,6 +10,7 @@ machine), on demand:
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 from pathlib import Path
@@ -252,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{directory}: no journal-*.jsonl: nothing to rebuild")
         return 1
     recorder, status = rebuild(directory)
-    write_latest(recorder, directory, status, corpus=run.corpus)
+    write_latest(recorder, directory, status, corpus=dataclasses.replace(run, reports=directory).untriaged)
     print(f"run: {STATUS[status]}\n{outcome_table(recorder)}\nreports: {directory}/")
     return 0
 

@@ -63,8 +63,10 @@ class Config:
     max_examples: int | None = None
     #: Where a run leaves its reports (``--reports``).
     reports: Path = field(default_factory=lambda: _workdir() / "reports" / "latest")
-    #: The regression corpus a run reads and files into (``--corpus``).
-    corpus: Path = ROOT / "reports" / "corpus"
+    #: The regression corpus a run reads its known bugs from (``--corpus``): the checkout's,
+    #: or where the package is installed, the current project's. A run never writes it:
+    #: its findings go to ``untriaged``, and join the corpus once triaged.
+    corpus: Path = field(default_factory=lambda: _workdir() / "reports" / "corpus")
     #: Calibration caches (``--cache``).
     cache: Path = field(default_factory=lambda: _workdir() / ".roundtrip")
     #: TVM's target for the tvm-* backends (``--tvm-target``).
@@ -84,6 +86,12 @@ class Config:
             if given is not None:
                 values[f.name] = _typed(f.name, given)
         return cls(**values)
+
+    @property
+    def untriaged(self) -> Path:
+        """Where a run files what it found (one corpus-style entry per signature): under its
+        reports, never in the tracked corpus; ``python -m reports.corpus add`` is the door."""
+        return self.reports / "untriaged"
 
     def examples(self, search: str = "main") -> int:
         """Cases per backend for ``search`` (a key of ``SEARCH_SHARES``)."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from reports.corpus import known_rows, save_finding
+from reports.corpus import known_rows, save_finding, triage_hint
 from strategies.architectures import architectures
 from suites.conformance import ConformanceFailure, conformance_property
 from suites.known import match
@@ -34,8 +34,8 @@ def test_architectures_round_trip(backend, backend_spec, shard, run_case, record
         check()
     except ConformanceFailure as failure:  # Hypothesis re-raises the shrunk example's
         recorder.record_new(failure)
-        entry = save_finding(failure, run_config.corpus)
-        raise AssertionError(f"{failure}\n  corpus entry: {entry} (reproducer: {entry / 'repro.py'})") from None
+        entry = save_finding(failure, run_config.untriaged)
+        raise AssertionError(f"{failure}\n{triage_hint(entry)}") from None
     new = {sig: e for sig, e in recorder.new.items() if e["backend"] == backend.name and sig not in seen_before}
     if new:
         pytest.fail(f"{len(new)} new findings (not shrunk: --keep-going):\n" + "\n".join(

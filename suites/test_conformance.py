@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reports.corpus import known_rows, save_finding
+from reports.corpus import known_rows, save_finding, triage_hint
 from strategies import cases
 from suites.calibration import calibrate, worth_it
 from suites.conformance import ConformanceFailure, conformance_property
@@ -14,7 +14,7 @@ from suites.simplify import simplified
 
 @pytest.fixture(scope="session")
 def known_row(run_config):
-    """A verdict's row: the known table's, else an open corpus entry's (read once a process)."""
+    """A verdict's row: the known table's, else a triaged open corpus entry's (read once a process)."""
     rows = known_rows(run_config.corpus)
     return lambda verdict: match(verdict, rows)
 
@@ -77,8 +77,8 @@ def _search(backend, backend_spec, shard, run_case, recorder, known_row, run_con
     except ConformanceFailure as failure:  # Hypothesis re-raises the shrunk example's
         failure = simplified(failure, run_case)  # and the smallest numbers that still break
         recorder.record_new(failure)
-        entry = save_finding(failure, run_config.corpus)
-        raise AssertionError(f"{failure}\n  corpus entry: {entry} (reproducer: {entry / 'repro.py'})") from None
+        entry = save_finding(failure, run_config.untriaged)
+        raise AssertionError(f"{failure}\n{triage_hint(entry)}") from None
     new = {sig: e for sig, e in recorder.new.items() if e["backend"] == backend.name and sig not in seen_before}
     if new:
         pytest.fail(f"{len(new)} new findings (not shrunk: --keep-going):\n" + "\n".join(

@@ -1,42 +1,62 @@
-"""The corpus end to end: a failure found by the real suite lands as one entry with a
-standalone reproducer that exits 1; replay, the report and bad files behave."""
+"""The corpus end to end: a failure found by the real suite is filed under the run's
+reports as one finding with a standalone reproducer that exits 1, fails every run until
+triaged, and joins the corpus only through ``add``; replay, the report and bad files behave."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from reports.corpus import CorpusError, load_entries, render_all, render_report
+from reports.corpus import CORPUS, CorpusError, add, load_entries, open_rows, render_all, render_report
 from reports.releases import load, merge, read_answers, summary
 
 ROOT = Path(__file__).parent.parent
 BACKEND = "tests.harness_backends:Int64ToInt32"
 
 
+def _tree(directory: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(directory)): p.read_bytes() for p in sorted(directory.rglob("*")) if p.is_file()}
+
+
 @pytest.fixture(scope="module")
-def corpus(tmp_path_factory):
-    """Run the real suite against a distorting backend, twice, into a temp corpus."""
-    directory = tmp_path_factory.mktemp("corpus")
+def runs(tmp_path_factory):
+    """The real suite against a distorting backend, twice, as a user runs it (the tracked
+    corpus is the known bugs): each run's findings, copied as it left them."""
+    reports = tmp_path_factory.mktemp("reports")
+    env = {k: v for k, v in os.environ.items() if k != "ROUNDTRIP_CORPUS"}
     # nightly: up to 2000 examples, stopping at the first failure (found within ~100).
-    env = {**os.environ, "ROUNDTRIP_CORPUS": str(directory), "ROUNDTRIP_PROFILE": "nightly",
-           "ROUNDTRIP_REPORTS": str(tmp_path_factory.mktemp("reports"))}
+    env.update(ROUNDTRIP_PROFILE="nightly", ROUNDTRIP_REPORTS=str(reports))
     examples = tmp_path_factory.mktemp("examples")
-    for _ in range(2):
+    tracked = _tree(CORPUS)
+    found = []
+    for i in range(2):
         run = subprocess.run(
             [sys.executable, "-m", "pytest", "suites/test_conformance.py::test_outputs_round_trip", "-p", "no:xdist", "-q",
              "--backend", BACKEND, "-p", "no:cacheprovider",
              # Its own example database, which the second run replays first: the same shrunk
-             # failure, so the same entry. (A seeded run would replay none, and two searches
+             # failure, so the same finding. (A seeded run would replay none, and two searches
              # need not stop at the same case under load.)
              "--database", str(examples)],
             cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
         assert run.returncode == 1, run.stdout[-3000:]
-        assert "corpus entry:" in run.stdout
+        assert "finding:" in run.stdout and "python -m reports.corpus add" in run.stdout, run.stdout[-3000:]
+        found.append(shutil.copytree(reports / "untriaged", tmp_path_factory.mktemp(f"findings-{i}"), dirs_exist_ok=True))
+    assert _tree(CORPUS) == tracked, "a run wrote into the tracked corpus"
+    return found
+
+
+@pytest.fixture(scope="module")
+def corpus(runs, tmp_path_factory):
+    """The first run's finding, triaged, added to a temp corpus through the one door."""
+    directory = tmp_path_factory.mktemp("corpus")
+    for entry in load_entries(runs[0]):
+        add(entry.path, directory, why="planted: the backend narrows int64 outputs to int32")
     return directory
 
 
@@ -45,14 +65,23 @@ def _first(corpus):
     return min(load_entries(corpus), key=lambda e: (e.path / "case.json").stat().st_mtime)
 
 
-def test_one_entry_per_bug_and_an_open_entry_is_known_to_the_next_run(corpus):
-    """Each run files one entry per signature; the second run counts the first run's
-    (an open entry is a known bug) and goes on to file another signature of the bug."""
-    entries = load_entries(corpus)
-    assert len(entries) == 2 and len({e.meta["signature"] for e in entries}) == 2
-    for entry in entries:
-        assert entry.meta["outcome"] == "mismatch" and entry.meta["status"] == "open"
-        assert "dtype: torch.int64 -> torch.int32" in entry.meta["signature"]
+def test_a_new_finding_fails_every_run_until_triaged_and_never_writes_the_corpus(runs, corpus, tmp_path):
+    """Both runs fail on the same shrunk bug and file it under their reports (the fixture
+    checks the tracked corpus is untouched): an untriaged finding is known to nobody. In
+    the corpus it counts once it names a row or is marked triaged, and ``add`` is the door."""
+    first, second = ([e.meta for e in load_entries(r)] for r in runs)
+    assert len(first) == 1 and [m["signature"] for m in second] == [first[0]["signature"]]
+    assert first[0]["outcome"] == "mismatch" and "dtype: torch.int64 -> torch.int32" in first[0]["signature"]
+    assert "row" not in first[0] and "triaged" not in first[0]
+    assert [k.id for k in open_rows(load_entries(runs[0]))] == []  # copied in by hand: still not known
+    assert [k.id for k in open_rows(load_entries(corpus))] == [first[0]["id"]]
+    finding = runs[1] / first[0]["id"]
+    with pytest.raises(ValueError, match="name the row"):
+        add(finding, tmp_path)
+    with pytest.raises(ValueError, match="does not explain"):
+        add(finding, tmp_path, row_id="tvm-any-not-bool")
+    with pytest.raises(ValueError, match="in the corpus already"):
+        add(finding, corpus, why="twice")
 
 
 def test_reproducer_runs_standalone_and_exits_1(corpus, tmp_path):

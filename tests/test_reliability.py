@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -87,18 +88,20 @@ def test_ctrl_c_at_any_moment_leaves_the_corpus_consistent(tmp_path):
             "--database", str(tmp_path / ".examples")]  # not the project's, shared with other tests
     args += [a for name in ("Int64ToInt32", "DropDictKey", "LoseNone", "ListToTuple")
              for a in ("--backend", f"tests.harness_backends:{name}")]
-    env = {**os.environ, "ROUNDTRIP_PROFILE": "nightly", "ROUNDTRIP_CORPUS": str(tmp_path),
-           "ROUNDTRIP_REPORTS": str(tmp_path / ".reports")}
+    env = {**os.environ, "ROUNDTRIP_PROFILE": "nightly", "ROUNDTRIP_CORPUS": str(tmp_path / "corpus"),
+           "ROUNDTRIP_REPORTS": str(tmp_path / "reports")}
+    untriaged = tmp_path / "reports" / "untriaged"  # where a run files its findings (each run's own)
     # Three blind moments, then one right after the first entry lands (mid-way through
     # the next search, or the next write).
     for delay in (2.0, 5.0, 9.0, None):
         log = tmp_path / f"run-{delay}.log"
+        shutil.rmtree(untriaged, ignore_errors=True)  # the run clears it too: not before this one is watched
         with log.open("w") as out:
             process = start_run(args, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
         if delay is None:
-            before = len(load_entries(tmp_path))
             deadline = time.monotonic() + 300
-            while len(load_entries(tmp_path)) == before and process.poll() is None and time.monotonic() < deadline:
+            while not (untriaged.exists() and load_entries(untriaged)) and process.poll() is None \
+                    and time.monotonic() < deadline:
                 time.sleep(0.05)
         else:
             time.sleep(delay)
@@ -109,9 +112,10 @@ def test_ctrl_c_at_any_moment_leaves_the_corpus_consistent(tmp_path):
             process.kill()
             pytest.fail(f"the run did not stop within 60 s of Ctrl-C (sent after {delay} s); "
                         f"its output ends:\n{log.read_text()[-4000:]}")
-        entries = load_entries(tmp_path)
+        entries = load_entries(untriaged)
         assert all(not isinstance(e, Exception) for e in entries), entries
-        assert not [p for p in tmp_path.iterdir() if p.name.endswith((".new", ".tmp"))]
+        assert not [p for p in untriaged.glob("*") if p.name.endswith((".new", ".tmp"))]
+    assert not (tmp_path / "corpus").exists(), "a run wrote into the corpus"
     assert entries, "no run got as far as saving a finding"
 
 
