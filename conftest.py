@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from strategies.engine import suite_draws
-from suites.config import CONFIG, REPLAY_MODES, Config
+from suites.config import CASE_TIMEOUT, CONFIG, REPLAY_MODES, Config
 
 _slow_is_fine = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 # Every profile derives from Hypothesis's plain defaults: where CI is set in the
@@ -53,7 +53,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="how the corpus replay judges: strict fails on any answer but the recorded one, inform "
                          "records each (reports/releases.py) and fails only on a verdict no row explains; auto "
                          "(default) = strict on the pinned versions, inform elsewhere (alias ROUNDTRIP_REPLAY)")
-    group.addoption("--case-timeout", type=float, default=180.0,
+    group.addoption("--case-timeout", type=float, default=CASE_TIMEOUT,
                     help="seconds before a case is a hang (default 180)")
     group.addoption("--keep-going", action="store_true",
                     help="record new findings and go on searching (no shrinking); fail at the end")

@@ -11,7 +11,7 @@ factory) under the reports directory, and the run leaves the same ``summary.md``
 
     python -m suites check my_pkg.models:make [--backend NAME ...] [--keep-going]
 
-In a user's own pytest, ``assert_roundtrips`` does the same in-process.
+In a user's own pytest, ``assert_roundtrips`` does the same, in the same worker process.
 """
 
 from __future__ import annotations
@@ -23,10 +23,12 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from reports.corpus import known_rows, save_finding
 from reports.summary import write_latest
 
-from .config import Config
+from .config import CASE_TIMEOUT, Config
 from .conformance import ConformanceFailure, Recorder, replay_command
 from .known import Known, counted_outcome, match, passed_or_rejected_cleanly
 from .own import OwnModel
@@ -97,19 +99,59 @@ def check(model: OwnModel, backends: Iterable[str] = DEFAULT_BACKENDS, *, run_ca
 
 
 def assert_roundtrips(factory: str | Callable[[], Any], backends: Iterable[str] = CPU_BACKENDS, *,
-                      config: Config | None = None) -> list[Checked]:
+                      config: Config | None = None, timeout: float = CASE_TIMEOUT, require_all: bool = False
+                      ) -> list[Checked]:
     """For a user's own pytest: every backend returns what eager PyTorch returns for the
     model ``factory`` builds, or fails as a row of the known table says it does; raises
-    an ``AssertionError`` with one line per backend otherwise. ``factory`` is a
-    ``package.module:callable`` path or the callable itself; it runs in this process."""
-    name = factory if isinstance(factory, str) else f"{factory.__module__}.{factory.__qualname__}"
-    model = OwnModel(name, call=None if isinstance(factory, str) else factory)
+    an ``AssertionError`` with one line per backend otherwise.
+
+    ``factory`` is a ``package.module:callable`` path or the callable itself. Each backend
+    runs in the suite's worker process, as ``check`` runs it: a segfault or an abort is a
+    ``crash`` verdict and no answer within ``timeout`` seconds a ``hang``, never the end of
+    the caller's test session. (A callable that cannot be imported by its name, a lambda or
+    a function defined inside another, runs in this process.) A backend that is not
+    installed skips the test, saying which, once the others have passed; with
+    ``require_all`` it is an error."""
     config = config or Config.from_environment()
-    found = check(model, backends, config=config,
-                  run_case=lambda spec, subject: execute(load_backend(spec, config), subject, {}))
+    if isinstance(factory, str):
+        model = OwnModel(factory, path=os.getcwd())
+    else:
+        model = OwnModel(f"{factory.__module__}:{factory.__qualname__}", path=_import_root(factory.__module__),
+                         call=factory)
+    name = model.factory
+    worker = Worker(timeout=timeout, config=config) if _importable(factory) else None
+    try:
+        found = check(model, backends, config=config, run_case=(
+            (lambda spec, subject: worker.run(spec, subject, {})) if worker is not None
+            else (lambda spec, subject: execute(load_backend(spec, config), subject, {}))))
+    finally:
+        if worker is not None:
+            worker.close()
     if any(c.new for c in found):
         raise AssertionError(f"{name} does not round-trip:\n" + "\n".join(c.line() for c in found))
+    missing = [c for c in found if c.skipped]
+    if missing:
+        said = "; ".join(c.skipped for c in missing)
+        if require_all:
+            raise RuntimeError(f"{name}: backends asked for are not installed: {said}")
+        checked = ", ".join(c.backend_spec for c in found if not c.skipped) or "none"
+        pytest.skip(f"{name}: checked {checked}; not installed: {said}")
     return found
+
+
+def _importable(factory: str | Callable[[], Any]) -> bool:
+    """Whether the worker process can import the factory by its name."""
+    return isinstance(factory, str) or ("<" not in factory.__qualname__ and factory.__module__ != "__main__")
+
+
+def _import_root(module: str) -> str:
+    """The ``sys.path`` entry ``module`` was imported from (pytest puts a test file's
+    directory there), for the worker process to import it too."""
+    found = sys.modules.get(module)
+    if found is None or not getattr(found, "__file__", None):
+        return os.getcwd()
+    file = Path(found.__file__).resolve()
+    return str(file.parents[module.count(".") + (file.stem == "__init__")])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -118,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backend", action="append", default=[], metavar="NAME",
                         help="a backend to check (built-in name or package.module:Class); repeatable; default all")
     parser.add_argument("--keep-going", action="store_true", help="check every backend, past a new finding")
-    parser.add_argument("--case-timeout", type=float, default=180.0, help="seconds before a backend is a hang")
+    parser.add_argument("--case-timeout", type=float, default=CASE_TIMEOUT, help="seconds before a backend is a hang")
     parser.add_argument("--tvm-target", default=None, help="TVM's target (alias ROUNDTRIP_TVM_TARGET; default llvm)")
     parser.add_argument("--reports", default=None, help="where to write the reports and new entries "
                         "(alias ROUNDTRIP_REPORTS; default reports/latest)")

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-__all__ = ["ALIASES", "CONFIG", "REPLAY_MODES", "ROOT", "SEARCH_SHARES", "Config"]
+__all__ = ["ALIASES", "CASE_TIMEOUT", "CONFIG", "REPLAY_MODES", "ROOT", "SEARCH_SHARES", "Config"]
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -26,6 +26,10 @@ def _workdir() -> Path:
     """Where a run writes by default: the checkout it runs from, or, where the package is
     installed (no checkout around it), the current directory, never site-packages."""
     return ROOT if (ROOT / "pyproject.toml").is_file() else Path.cwd()
+
+#: Seconds a case (a frontend's compile and run of one model) has before it is a ``hang``:
+#: the suite's ``--case-timeout``, ``check``'s and ``assert_roundtrips``'s default alike.
+CASE_TIMEOUT = 180.0
 
 #: Each conformance search's cases per backend, as a share of the run's budget: the
 #: budget divided by this (at least one case). The main search has it whole (its

@@ -25,7 +25,7 @@ from suites.runner import _clone
 
 __all__ = ["DISTORTIONS", "STATE_DISTORTIONS", "CorruptsTheNextCase", "Distorting", "Hang", "HigherPrecision", "NewCrash",
            "RecompilesPerSize", "SpecializesToExample", "StuckAtMax",
-           "HigherPrecision64", "Killed", "Segfault", "contains"]
+           "HigherPrecision64", "Killed", "NotInstalled", "Segfault", "SegfaultAlways", "contains"]
 
 
 def _rewrite_first(tree: Any, rewrite: Callable[[Any], Any]) -> tuple[Any, bool]:
@@ -392,6 +392,21 @@ class Segfault(_Signalled):
     name = "segfault"
     container = list
     dies_by = signal.SIGSEGV
+
+
+class SegfaultAlways(_Signalled):
+    """Dies with SIGSEGV on every case, whatever it returns (a frontend's native crash)."""
+
+    name = "segfault-always"
+    container = object
+    dies_by = signal.SIGSEGV
+
+
+class NotInstalled(Eager):
+    """A frontend whose library is missing here."""
+
+    name = "not-installed"
+    requires = ("roundtrip_no_such_frontend",)
 
 
 class CorruptsTheNextCase(Eager):

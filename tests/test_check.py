@@ -77,6 +77,23 @@ def test_planted_distortions_of_trees_are_caught(distortion, factory, where):
     assert where in str(caught.value) and "NEW mismatch" in str(caught.value)
 
 
-def test_a_callable_factory_runs_in_process():
+def test_a_callable_factory_runs_in_the_worker_and_a_lambda_in_process():
     found = assert_roundtrips(own_models.attention_with_cache, ["reference", "inductor"])
     assert [c.verdict.outcome for c in found] == ["pass", "pass"]
+    found = assert_roundtrips(lambda: own_models.dict_batch(), ["reference"])
+    assert [c.verdict.outcome for c in found] == ["pass"]
+
+
+def test_a_frontend_that_segfaults_is_a_crash_verdict_and_the_caller_goes_on():
+    with pytest.raises(AssertionError) as caught:
+        assert_roundtrips(own_models.dict_batch, ["reference", "tests.harness_backends:SegfaultAlways"], timeout=60)
+    assert "segfault-always" in str(caught.value) and "SIGSEGV" in str(caught.value), caught.value
+    assert "reference              pass" in str(caught.value)
+
+
+def test_a_backend_not_installed_skips_visibly_or_is_an_error_when_all_are_required():
+    backends = ["reference", "tests.harness_backends:NotInstalled"]
+    with pytest.raises(pytest.skip.Exception, match="checked reference; not installed: not-installed"):
+        assert_roundtrips(own_models.dict_batch, backends)
+    with pytest.raises(RuntimeError, match="not installed"):
+        assert_roundtrips(own_models.dict_batch, backends, require_all=True)
