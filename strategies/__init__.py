@@ -5,6 +5,7 @@ from __future__ import annotations
 from .cases import ALL_DTYPES, cases, dtypes, input_specs, output_trees, shapes
 from .containers import ModelOutput, PlainDictSubclass
 from .coverage import admitted_pairs, op_dtype_pairs
+from .models import Model, models
 from .ops import FAMILIES, OPS
 from .render import materialize, model_source, to_source
 from .spec import CONTAINER_KINDS, Case, Container, Input, Ref, Value, case_from_json, case_to_json
@@ -17,6 +18,7 @@ __all__ = [
     "Case",
     "Container",
     "Input",
+    "Model",
     "ModelOutput",
     "PlainDictSubclass",
     "Ref",
@@ -28,6 +30,7 @@ __all__ = [
     "dtypes",
     "input_specs",
     "materialize",
+    "models",
     "model_source",
     "op_dtype_pairs",
     "output_trees",

@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Any, NamedTuple
 
+import torch
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
@@ -166,6 +167,13 @@ def _check_choice(name: str, given: Sequence[str] | None, allowed: Sequence[str]
         raise InvalidArgument(f"{name}={list(given)!r} has unknown names {unknown}; choose from {list(allowed)}")
     # Keep the canonical order so the simplest choice stays first for shrinking.
     return tuple(a for a in allowed if a in given)
+
+
+def _dtype_names(given: Any) -> Any:
+    """``torch.float16`` as ``"float16"``: dtypes may be given as torch's or by name."""
+    if given is None or isinstance(given, str):
+        return given
+    return [str(d).removeprefix("torch.") if isinstance(d, torch.dtype) else d for d in given]
 
 
 def _check_int(name: str, value: Any, low: int, high: int) -> int:
@@ -847,7 +855,12 @@ def cases(
     (``strategies.dynamic.dynamic_specs``): the case is compiled once and run at several
     sizes; it shrinks to fewer dynamic dimensions and to the static case.
     """
-    dtype_pool = _check_choice("dtypes", dtypes, (*ALL_DTYPES, *COMPLEX) if include_complex else ALL_DTYPES)
+    given_dtypes = dtypes
+    dtypes = _dtype_names(dtypes)
+    # A complex dtype named outright is asked for; include_complex widens the default pool.
+    named_complex = dtypes is not None and not isinstance(dtypes, str) and any(d in COMPLEX for d in dtypes)
+    dtype_pool = _check_choice("dtypes", dtypes, (*ALL_DTYPES, *COMPLEX) if include_complex or named_complex
+                               else ALL_DTYPES)
     kinds = _check_choice("containers", containers, CONTAINER_KINDS)
     families = _check_choice("op_families", op_families, FAMILIES)
     if "leaf" not in families:
@@ -938,7 +951,7 @@ def cases(
 
     strategy = draw_case()
     arguments = {k: v for k, v in dict(
-        dtypes=dtypes, include_complex=include_complex, containers=containers, op_families=op_families,
+        dtypes=given_dtypes, include_complex=include_complex, containers=containers, op_families=op_families,
         ops=ops, max_ops=max_ops, max_depth=max_depth, max_leaves=max_leaves, max_inputs=max_inputs, max_rank=max_rank,
         max_side=max_side, sizes=sizes,
         exportable=exportable, exclude=exclude, input_trees=input_trees, dynamic=dynamic).items()

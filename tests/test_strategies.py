@@ -727,6 +727,26 @@ def test_dtypes_option_limits_the_inputs(case: Case) -> None:
     assert {i.dtype for i in case.inputs} == {"int8"}
 
 
+@settings(FAST, max_examples=20)
+@given(strategies.models(dtypes=[torch.float16, "int64"], max_ops=3))
+def test_models_are_built_from_their_case_with_torch_or_named_dtypes(model: strategies.Model) -> None:
+    """A user's ``@given`` gets the module and its inputs; the case alone decides them."""
+    assert {i.dtype for i in model.case.inputs} <= {"float16", "int64"}
+    again = strategies.Model.of(model.case)
+    assert repr(again) == repr(model) == f"Model(case={model.case!r})"
+    torch.testing.assert_close(model.module(*model.args, **model.kwargs), again.module(*again.args, **again.kwargs),
+                               equal_nan=True)
+
+
+def test_models_take_and_check_the_options_of_cases() -> None:
+    assert repr(strategies.models(dtypes=[torch.float16])) == "models(dtypes=[torch.float16])"
+    with pytest.raises(InvalidArgument, match=r"dtypes=\['float33'\]"):
+        strategies.models(dtypes=["float33"])
+    # A complex dtype named outright needs no other flag.
+    case = find(cases(dtypes=["complex64"], max_ops=2), lambda c: True)
+    assert {i.dtype for i in case.inputs} == {"complex64"}
+
+
 @settings(FAST, max_examples=50)
 @given(cases(containers=["list"]))
 def test_containers_option_limits_the_containers(case: Case) -> None:
