@@ -1,7 +1,11 @@
 """The one door to Hypothesis's engine: the only module of the project that imports
 ``hypothesis.internal`` or ``hypothesis.core``, or calls a private method of the
-engine (``tests/test_layers.py`` holds every other module to that). Hypothesis is
-pinned; an upgrade reads this module and nothing else.
+engine (``tests/test_layers.py`` holds every other module to that). It checks what it
+needs, not a version: where a Hypothesis lacks a hook, it warns once (``EngineWarning``)
+and falls back to Hypothesis's own behaviour, correct if slower or drawn otherwise. The
+project pins the version its recorded ``ci`` survey was drawn with (the ``cpu`` extra);
+a user's project keeps its own Hypothesis (``tox -e newest-hypothesis`` runs the
+self-tests that touch the engine on the newest).
 
 What goes through it:
 
@@ -41,6 +45,8 @@ What goes through it:
 from __future__ import annotations
 
 import contextlib
+import inspect
+import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -48,22 +54,59 @@ import hypothesis
 from hypothesis import core
 from hypothesis.internal.conjecture import engine as _engine
 from hypothesis.internal.conjecture import providers
+from hypothesis.internal.conjecture.data import ConjectureData
 from hypothesis.internal.conjecture.engine import ConjectureRunner
 from hypothesis.internal.conjecture.utils import calc_label_from_name
 
-__all__ = ["HYPOTHESIS_VERSION", "choice_count", "draw_as_the_suite_does", "drawing_as_the_suite_does", "forced_seed",
-           "integer_choice", "key_database", "label", "plain_draws", "seeded", "span", "suite_draws",
+__all__ = ["MISSING", "TESTED_WITH", "EngineWarning", "choice_count", "draw_as_the_suite_does", "drawing_as_the_suite_does",
+           "forced_seed", "integer_choice", "key_database", "label", "plain_draws", "seeded", "span", "suite_draws",
            "unlimited_shrinking"]
 
-#: The Hypothesis this module was written against (pyproject.toml pins it).
-HYPOTHESIS_VERSION = "6.155.2"
-if hypothesis.__version__ != HYPOTHESIS_VERSION:
-    raise RuntimeError(f"strategies/engine.py reaches into Hypothesis {HYPOTHESIS_VERSION}'s engine; this is "
-                       f"{hypothesis.__version__}: check each use here against it, then change HYPOTHESIS_VERSION")
-if not callable(getattr(ConjectureRunner, "generate_mutations_from", None)):
-    # Say so rather than run with mutations unnoticed.
-    raise RuntimeError("ConjectureRunner has no generate_mutations_from: strategies/engine.py must learn how "
-                       "this Hypothesis mutates cases")
+#: The Hypothesis releases this module was read against, oldest and newest
+#: (``tox -e newest-hypothesis`` runs the engine's self-tests on the newest).
+TESTED_WITH = ("6.155.2", "6.170.27")
+
+
+class EngineWarning(UserWarning):
+    """This Hypothesis lacks an engine hook the suite uses: it falls back to Hypothesis's own."""
+
+
+def _has_integer_draw() -> bool:
+    try:
+        parameters = inspect.signature(ConjectureData._draw).parameters
+    except (AttributeError, TypeError, ValueError):
+        return False
+    return {"observe", "forced"} <= set(parameters)
+
+
+#: Each hook the suite uses: what it is, and whether this Hypothesis has it.
+_HOOKS = {
+    "integers": ("ConjectureData._draw(choice_type, constraints, observe=, forced=): a direct integer draw",
+                 _has_integer_draw()),
+    "spans": ("ConjectureData.start_span and stop_span: the spans the shrinker works on",
+              callable(getattr(ConjectureData, "start_span", None)) and callable(getattr(ConjectureData, "stop_span", None))),
+    "seed": ("hypothesis.core.global_force_seed: the run's forced seed", hasattr(core, "global_force_seed")),
+    "shrink limit": ("engine.MAX_SHRINKING_SECONDS: the shrink-time limit", hasattr(_engine, "MAX_SHRINKING_SECONDS")),
+    "constants": ("providers._get_local_constants and providers.Constants: the harvested constants",
+                  callable(getattr(providers, "_get_local_constants", None)) and callable(getattr(providers, "Constants", None))),
+    "mutations": ("ConjectureRunner.generate_mutations_from: the mutations of each fresh case",
+                  callable(getattr(ConjectureRunner, "generate_mutations_from", None))),
+}
+#: What this Hypothesis lacks of ``_HOOKS`` (nothing, on the releases of ``TESTED_WITH``).
+MISSING = tuple(what for what, present in _HOOKS.values() if not present)
+if MISSING:
+    warnings.warn(f"Hypothesis {hypothesis.__version__} lacks what strategies/engine.py uses: {'; '.join(MISSING)}. "
+                  "Falling back to Hypothesis's own behaviour: the draws stay correct, but a derandomised run draws "
+                  "other cases than the suite's recorded ones", EngineWarning, stacklevel=2)
+
+
+def _has(hook: str) -> bool:
+    return _HOOKS[hook][1]
+
+
+_DIRECT_INTEGERS, _SPANS, _SEED, _SHRINK_LIMIT = (_has(h) for h in ("integers", "spans", "seed", "shrink limit"))
+#: The suite's draw settings replace two hooks; without both, Hypothesis's own draws stay.
+_DRAW_SETTINGS = _has("constants") and _has("mutations")
 
 
 # -- the generator's direct draws ------------------------------------------------------
@@ -77,6 +120,8 @@ def integer_choice(data: Any, low: int, high: int, forced: int | None = None) ->
     """``data.draw_integer(low, high, forced=forced)``: the same choice, without checking
     the arguments and building their record anew each time (a sixth of a choice's cost;
     ``tests/test_strategies.py`` checks the two agree)."""
+    if not _DIRECT_INTEGERS:
+        return data.draw_integer(low, high, forced=forced)
     constraints = _INTEGER_CONSTRAINTS.get((low, high))
     if constraints is None:
         constraints = _INTEGER_CONSTRAINTS[low, high] = {"min_value": low, "max_value": high, "weights": None,
@@ -88,7 +133,8 @@ _INTEGER_CONSTRAINTS: dict[tuple[int, int], dict] = {}
 
 
 def choice_count(data: Any) -> int:
-    """How many choices ``data`` has drawn so far."""
+    """How many choices ``data`` has drawn so far (``nodes``, an attribute of each
+    ConjectureData: both releases of ``TESTED_WITH`` have it)."""
     return len(data.nodes)
 
 
@@ -103,22 +149,27 @@ class span:
         self._data, self._label = data, label
 
     def __enter__(self) -> None:
-        self._data.start_span(self._label)
+        if _SPANS:
+            self._data.start_span(self._label)
 
     def __exit__(self, *exc: object) -> None:
-        self._data.stop_span()
+        if _SPANS:
+            self._data.stop_span()
 
 
 # -- seeds, the example database, shrinking ---------------------------------------------
 
 def forced_seed() -> Any:
     """The seed the run was given (``--hypothesis-seed``, ``@seed`` at session level), or None."""
-    return core.global_force_seed
+    return core.global_force_seed if _SEED else None
 
 
 @contextlib.contextmanager
 def seeded(value: Any) -> Iterator[None]:
     """The run's forced seed is ``value`` (None: unseeded) for the block."""
+    if not _SEED:
+        yield
+        return
     before, core.global_force_seed = core.global_force_seed, value
     try:
         yield
@@ -135,6 +186,9 @@ def key_database(test: Callable, key: bytes) -> None:
 def unlimited_shrinking() -> Iterator[None]:
     """The engine's shrink-time limit (five minutes) lifted for the block: a self-test
     that shrinks must reach the minimum on a loaded machine."""
+    if not _SHRINK_LIMIT:
+        yield
+        return
     before, _engine.MAX_SHRINKING_SECONDS = _engine.MAX_SHRINKING_SECONDS, 3600
     try:
         yield
@@ -148,40 +202,42 @@ def _no_mutations(self: Any, data: Any) -> None:
     """``generate_mutations_from`` that mutates nothing: the next case is drawn afresh."""
 
 
-def _hooks() -> tuple[Callable, Callable]:
-    """The two engine hooks the draw settings replace: where constants come from, and the mutations."""
-    return providers._get_local_constants, ConjectureRunner.generate_mutations_from
+def _hooks() -> tuple[Callable, Callable] | None:
+    """The two engine hooks the draw settings replace: where constants come from, and the
+    mutations (None where this Hypothesis has not both: its own draws stay)."""
+    return (providers._get_local_constants, ConjectureRunner.generate_mutations_from) if _DRAW_SETTINGS else None
 
 
-def _set(local_constants: Callable, mutations: Callable) -> None:
-    providers._get_local_constants, ConjectureRunner.generate_mutations_from = local_constants, mutations
+def _set(hooks: tuple[Callable, Callable] | None) -> None:
+    if hooks is not None:
+        providers._get_local_constants, ConjectureRunner.generate_mutations_from = hooks
 
 
 #: Hypothesis's own hooks, and the suite's (no constants harvested, no mutations).
 _PLAIN = _hooks()
-_SUITE = (providers.Constants, _no_mutations)
+_SUITE = (providers.Constants, _no_mutations) if _DRAW_SETTINGS else None
 
 
 @contextlib.contextmanager
-def _hooks_for_block(hooks: tuple[Callable, Callable]) -> Iterator[None]:
+def _hooks_for_block(hooks: tuple[Callable, Callable] | None) -> Iterator[None]:
     before = _hooks()
-    _set(*hooks)
+    _set(hooks)
     try:
         yield
     finally:
-        _set(*before)
+        _set(before)
 
 
 def drawing_as_the_suite_does() -> bool:
     """Whether the suite's draw settings are in force (no constants, no mutations)."""
-    return _hooks() == _SUITE
+    return _DRAW_SETTINGS and _hooks() == _SUITE
 
 
 def draw_as_the_suite_does() -> None:
     """The suite's draw settings, for the rest of the process."""
     import torch
 
-    _set(*_SUITE)
+    _set(_SUITE)
     torch.set_num_threads(1)
 
 
