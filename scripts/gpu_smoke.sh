@@ -33,5 +33,5 @@ print('torch-tensorrt', torch_tensorrt.__version__, '| built for TensorRT', __te
 "
 
 echo "== conformance (dev profile, stops at the first failure)"
-timeout 280 "$PYTHON" -m pytest suites -p no:cacheprovider -q --hypothesis-profile=dev \
+timeout 280 "$PYTHON" -m pytest suites -p no:cacheprovider -q --roundtrip-profile=dev \
     --backend trt-dynamo --backend tvm-ep --tvm-target cuda -x

@@ -2,7 +2,7 @@
 
 Every setting is a command-line option; an environment variable, where it has one, is
 an alias of that option (the option wins). pytest resolves it in ``pytest_configure``
-(``conftest.py``, stored in ``config.stash[CONFIG]``); a tool run as ``python -m ...``
+(``suites/plugin.py``, stored in ``config.stash[CONFIG]``); a tool run as ``python -m ...``
 resolves it from its environment with ``Config.from_environment()``. Nothing reads the
 environment at import time and nothing writes it.
 """
@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-__all__ = ["ALIASES", "CASE_TIMEOUT", "CONFIG", "REPLAY_MODES", "ROOT", "SEARCH_SHARES", "Config"]
+__all__ = ["ALIASES", "CASE_TIMEOUT", "CONFIG", "PROFILES", "REPLAY_MODES", "ROOT", "SEARCH_SHARES", "Config"]
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -49,6 +49,10 @@ ALIASES = {
     "replay": "ROUNDTRIP_REPLAY",
 }
 
+#: Roundtrip's Hypothesis profiles (``--roundtrip-profile``), registered as ``roundtrip-<name>``
+#: (``suites.plugin``): dev (25 cases per backend), ci (300, derandomised), nightly (2000).
+PROFILES = ("dev", "ci", "nightly")
+
 #: How the corpus replay judges (``--replay``): ``strict`` fails on anything but the
 #: recorded answer (an unexpected pass is how a fix is noticed); ``inform`` records every
 #: answer (``reports.releases``) and fails only on a verdict no row explains; ``auto`` is
@@ -60,7 +64,7 @@ REPLAY_MODES = ("auto", "strict", "inform")
 class Config:
     """The settings of one run (``CONFIG`` holds it in pytest's ``config.stash``)."""
 
-    #: Hypothesis profile (``--hypothesis-profile``): dev, ci or nightly.
+    #: Roundtrip's Hypothesis profile (``--roundtrip-profile``): one of ``PROFILES``.
     profile: str = "dev"
     #: Cases per backend (``--max-examples``); None = the profile's, which pytest_configure
     #: writes here once it has loaded the profile (``examples`` reads it).
@@ -120,6 +124,8 @@ def _typed(name: str, value: Any) -> Any:
         return number
     if name in ("reports", "corpus", "cache"):
         return Path(value).resolve()
+    if name == "profile" and value not in PROFILES:
+        raise ValueError(f"{ALIASES[name]} / --roundtrip-profile: {value!r} is not one of {', '.join(PROFILES)}")
     if name == "replay" and value not in REPLAY_MODES:
         raise ValueError(f"{ALIASES[name]} / --replay: {value!r} is not one of {', '.join(REPLAY_MODES)}")
     return str(value)

@@ -173,7 +173,7 @@ def test_a_run_records_the_version_of_every_installed_frontend():
 
 
 def test_the_budget_variable_holds_under_a_named_profile(tmp_path):
-    # Hypothesis's plugin loads --hypothesis-profile after conftest read ROUNDTRIP_MAX_EXAMPLES.
-    run = _run(tmp_path, "--backend", "reference", "--hypothesis-profile", "nightly", profile="dev", examples=7)
+    # The option wins over ROUNDTRIP_PROFILE; ROUNDTRIP_MAX_EXAMPLES goes on top of either.
+    run = _run(tmp_path, "--backend", "reference", "--roundtrip-profile", "nightly", profile="dev", examples=7)
     assert run.returncode == 0, run.stdout[-2000:]
     assert json.loads((tmp_path / "findings.json").read_text())["run"]["cases"] == {"reference": 7}

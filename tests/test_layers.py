@@ -28,7 +28,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("the corpus", ("reports.reproducer", "reports.releases", "reports.corpus")),
     ("reports", ("reports.page", "reports.summary", "reports.merge", "reports.findings", "reports.audit")),
     ("tools that search or re-run", ("suites.hunt", "suites.replay", "suites.check", "suites.__main__", "reports.seeds")),
-    ("the pytest plugin and tests", ("conftest", "suites.test_*", "tests.*", "benchmarks.*")),
+    ("the pytest plugin and tests", ("conftest", "suites.plugin", "suites.test_*", "tests.*", "benchmarks.*")),
 )
 
 

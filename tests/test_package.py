@@ -40,16 +40,7 @@ print(len(names), "modules")
 
 
 def test_a_built_wheel_installs_imports_and_checks_a_model(tmp_path: Path) -> None:
-    # From a copy: setuptools builds in the source's build/, where an earlier build's files
-    # would be packed again.
-    source = tmp_path / "source"
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__",
-                                                                 ".roundtrip", "latest", ".hypothesis"))
-    wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--disable-pip-version-check", "-w", str(wheels), str(source)], check=True, cwd=tmp_path,
-                   capture_output=True, text=True)
-    wheel, = wheels.glob("roundtrip-*.whl")
+    wheel = _wheel(tmp_path)
     names = zipfile.ZipFile(wheel).namelist()
     for needed in ("strategies/ops/base.py", "strategies/architectures/hf.py", "suites/backends/tvm.py",
                    "suites/ci-survey.json", "suites/ci-item-seconds.json", "reports/upstream-searches.json"):
@@ -73,3 +64,115 @@ def test_a_built_wheel_installs_imports_and_checks_a_model(tmp_path: Path) -> No
     assert "reference              pass" in checked.stdout, checked.stdout
     assert (tmp_path / "reports" / "latest" / "summary.md").is_file(), checked.stdout
     assert not (installed / "reports" / "latest").exists()
+
+
+USER_TESTS = """
+import os
+import signal
+
+import pytest
+import torch
+from hypothesis import given, settings
+from strategies import models
+from suites.backends.reference import Eager
+from suites.check import assert_roundtrips
+
+
+class Segfaults(Eager):
+    name = "segfaults"
+
+    def run(self, compiled, ctx):
+        os.kill(os.getpid(), signal.SIGSEGV)
+
+
+def make():
+    return torch.nn.Linear(3, 2), (torch.ones(2, 3),), {}
+
+
+@settings(max_examples=5, deadline=None)
+@given(models(dtypes=[torch.float32], max_ops=3))
+def test_my_compiler_on_drawn_models(m):
+    expected = m.module(*m.args, **m.kwargs)
+    torch.testing.assert_close(torch.compile(m.module, backend="eager")(*m.args, **m.kwargs), expected, equal_nan=True)
+
+
+def test_assert_roundtrips_on_reference():
+    assert [c.verdict.outcome for c in assert_roundtrips(make, ["reference"])] == ["pass"]
+
+
+def test_a_segfaulting_frontend_is_a_crash_verdict():
+    with pytest.raises(AssertionError, match="SIGSEGV"):
+        assert_roundtrips(make, ["user_tests:Segfaults"], timeout=60)
+"""
+
+PLAIN_TESTS = """
+import json, os
+from hypothesis import given, settings, strategies as st
+
+@settings(max_examples=40, derandomize=True, database=None)
+@given(st.lists(st.integers()), st.text())
+def test_plain(xs, s):
+    with open(os.environ["DRAWS"], "a") as out:
+        out.write(json.dumps([xs, s]) + "\\n")
+"""
+
+
+def test_installed_into_a_project_with_the_newest_hypothesis(tmp_path: Path) -> None:
+    """The wheel in a fresh virtualenv beside the newest Hypothesis, used from a project of
+    one's own: the plugin comes with it (an entry point), a user's @given test draws
+    ``models()``, ``assert_roundtrips`` survives a segfaulting frontend, the installed
+    conformance suite runs, and a plain @given test draws exactly as without Roundtrip."""
+    wheel = _wheel(tmp_path)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               check=True, capture_output=True, text=True).stdout.strip())
+    # Its own Roundtrip and Hypothesis; torch, pytest and the rest from this environment,
+    # after them (a .pth line: no multi-GB torch installed again).
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
+                           "--target", str(site), str(wheel), "hypothesis", "sortedcontainers", "attrs"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    import sysconfig
+
+    (site / "zz-parent.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "user_tests.py").write_text(textwrap.dedent(USER_TESTS))
+    (project / "plain_tests.py").write_text(textwrap.dedent(PLAIN_TESTS))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ROUNDTRIP_", "PYTHONPATH"))}
+    env.update(PYTHONPATH=str(project), ROUNDTRIP_MAX_EXAMPLES="4")
+
+    def pytest(*args: str, draws: str = "draws.jsonl") -> subprocess.CompletedProcess:
+        return subprocess.run([str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", *args], cwd=project,
+                              env={**env, "DRAWS": str(project / draws)}, capture_output=True, text=True, timeout=600)
+
+    version = subprocess.run([str(python), "-c", "import hypothesis, suites; print(hypothesis.__version__, suites.__file__)"],
+                             cwd=project, env=env, capture_output=True, text=True)
+    newest, where = version.stdout.split()
+    assert where.startswith(str(site)) and newest != "6.155.2", version.stdout + version.stderr
+    mine = pytest("user_tests.py", "plain_tests.py", "-p", "no:randomly")
+    assert mine.returncode == 0 and "4 passed" in mine.stdout, mine.stdout[-3000:] + mine.stderr[-2000:]
+    without = pytest("plain_tests.py", "-p", "no:roundtrip", draws="plain.jsonl")
+    assert without.returncode == 0, without.stdout[-2000:]
+    drawn = (project / "draws.jsonl").read_text()
+    assert len(drawn.splitlines()) == 40 and drawn == (project / "plain.jsonl").read_text()
+    suite = pytest("--pyargs", "suites.test_conformance", "--backend", "reference")
+    assert suite.returncode == 0 and "passed" in suite.stdout, suite.stdout[-3000:] + suite.stderr[-2000:]
+    assert (project / "reports" / "latest" / "findings.json").is_file()
+    assert not (site / "reports" / "latest").exists()
+
+
+def _wheel(tmp_path: Path) -> Path:
+    """A wheel built from a copy of the checkout (setuptools builds in the source's build/,
+    where an earlier build's files would be packed again)."""
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv", ".tox", "build", "*.egg-info", "__pycache__",
+                                                                 ".roundtrip", "latest", "latest-releases", ".hypothesis"))
+    wheels = tmp_path / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                    "--disable-pip-version-check", "-w", str(wheels), str(source)], check=True, cwd=tmp_path,
+                   capture_output=True, text=True)
+    wheel, = wheels.glob("roundtrip-*.whl")
+    return wheel

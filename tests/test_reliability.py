@@ -123,9 +123,9 @@ def test_ctrl_c_at_any_moment_leaves_the_corpus_consistent(tmp_path):
 # conftest's handler, its repeats shortened: "once" then blocks in a call, "always" never stops.
 _SWALLOWER = """
 import signal, sys, time
-import conftest
-conftest.INTERRUPT_AGAIN_SECONDS, conftest.INTERRUPT_GIVE_UP_SECONDS = 1.0, 3.0
-signal.signal(signal.SIGINT, conftest._interrupt)
+from suites import plugin
+plugin.INTERRUPT_AGAIN_SECONDS, plugin.INTERRUPT_GIVE_UP_SECONDS = 1.0, 3.0
+signal.signal(signal.SIGINT, plugin._interrupt)
 swallowed = 0
 while True:
     try:

@@ -808,7 +808,7 @@ def test_a_large_case_shrinks_to_the_smallest_large_shape(seed: int) -> None:
 def test_the_session_draws_as_the_suite_does_and_a_test_may_draw_plainly():
     from strategies import engine
 
-    assert engine.drawing_as_the_suite_does()  # conftest.py, for the session
+    assert engine.drawing_as_the_suite_does()  # suites/plugin.py, around each of Roundtrip's items
     with engine.plain_draws():
         assert not engine.drawing_as_the_suite_does()
         with engine.suite_draws():
