@@ -4,15 +4,15 @@ skipping, the per-process worker, and collecting what every run found.
 Installed, the package registers it (``[project.entry-points.pytest11]``); the
 repository's root ``conftest.py`` loads it where the package is not installed. It
 changes nothing for tests that are not Roundtrip's own (``ours``): the run's profile,
-the suite's draw settings (``strategies.engine.suite_draws``), torch's thread count and
-the interrupt handlers apply around Roundtrip's items alone. Its profiles are
+the suite's draw settings (``strategies.engine.suite_draws``) and torch's thread count
+apply around Roundtrip's items alone, and the interrupt handlers to a session asked to
+run some of them (``runs_ours``). Its profiles are
 ``roundtrip-dev``, ``roundtrip-ci`` and ``roundtrip-nightly`` (``--roundtrip-profile``,
 ``ROUNDTRIP_PROFILE``: dev, ci or nightly), apart from Hypothesis's own ``ci``.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import faulthandler
 import json
@@ -137,6 +137,7 @@ def pytest_configure(config: pytest.Config) -> None:
         shutil.rmtree(run.untriaged, ignore_errors=True)  # what an earlier run found is not this run's
     run.reports.mkdir(parents=True, exist_ok=True)
     config._roundtrip_recorder = Recorder(journal=str(run.reports / f"journal-{worker_id or 'main'}.jsonl"))
+    _install_interrupt_handlers(config)
 
 
 #: Where Roundtrip's own test items live: the installed suite, and a checkout's self-tests.
@@ -153,33 +154,50 @@ def ours(item: pytest.Item) -> bool:
 def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Any:
     """Around Roundtrip's items alone: the run's profile, the suite's draws (a ci run
     draws the same cases after any edit of the project: strategies/engine.py; a self-test
-    that means to draws plainly with plain_draws()), one torch thread, and the interrupt
-    handlers. Every other test runs as it would without Roundtrip."""
+    that means to draws plainly with plain_draws()) and one torch thread. Every other
+    test runs as it would without Roundtrip."""
     if not ours(item):
         return (yield)
     before = settings.get_current_profile_name()
     settings.load_profile(item.config.stash[PROFILE])
     try:
-        with suite_draws(), _interrupt_handlers():
+        with suite_draws():
             return (yield)
     finally:
         settings.load_profile(before)
 
 
-@contextlib.contextmanager
-def _interrupt_handlers() -> Any:
+def runs_ours(config: pytest.Config) -> bool:
+    """Whether the session was asked to run any of Roundtrip's items, by the paths (or,
+    with ``--pyargs``, the modules) it was given. Asked before collection: under ``-n``
+    the controller, which stops the run, collects nothing."""
+    base = config.rootpath if config.args_source is pytest.Config.ArgsSource.TESTPATHS else config.invocation_params.dir
+    for arg in config.args:
+        target = arg.split("::", 1)[0]
+        path = Path(base, target).resolve()
+        if path.exists():
+            if any(path.is_relative_to(root) or root.is_relative_to(path) for root in _OURS):
+                return True
+        elif target.partition(".")[0] == "suites":  # --pyargs suites.test_conformance
+            return True
+    return False
+
+
+def _install_interrupt_handlers(config: pytest.Config) -> None:
     """A CI job's time limit sends SIGTERM: end the session as Ctrl-C does, so that the
-    reports are still written (the default would kill the process on the spot)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
+    reports are still written (the default would kill the process on the spot). For a
+    session that runs Roundtrip's items only; ``pytest_unconfigure`` puts back what was."""
+    if threading.current_thread() is not threading.main_thread() or not runs_ours(config):
         return
-    before = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
+    config._roundtrip_signals = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
     signal.signal(signal.SIGTERM, _interrupt)
-    if before[1] is signal.default_int_handler:  # not where it is ignored
+    if config._roundtrip_signals[1] is signal.default_int_handler:  # not where it is ignored
         signal.signal(signal.SIGINT, _interrupt)
-    try:
-        yield
-    finally:
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    before = getattr(config, "_roundtrip_signals", None)
+    if before is not None:
         signal.signal(signal.SIGTERM, before[0])
         signal.signal(signal.SIGINT, before[1])
 
