@@ -12,6 +12,8 @@ import textwrap
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from suites.config import ROOT
 
 MODEL = """
@@ -39,8 +41,23 @@ print(len(names), "modules")
 """
 
 
-def test_a_built_wheel_installs_imports_and_checks_a_model(tmp_path: Path) -> None:
-    wheel = _wheel(tmp_path)
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A wheel built from a copy of the checkout (setuptools builds in the source's build/,
+    where an earlier build's files would be packed again), once for the module."""
+    tmp_path = tmp_path_factory.mktemp("wheel")
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv", ".tox", "build", "*.egg-info", "__pycache__",
+                                                                 ".roundtrip", "latest", "latest-releases", ".hypothesis"))
+    wheels = tmp_path / "wheels"
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+                    "--disable-pip-version-check", "-w", str(wheels), str(source)], check=True, cwd=tmp_path,
+                   capture_output=True, text=True)
+    built, = wheels.glob("roundtrip-*.whl")
+    return built
+
+
+def test_a_built_wheel_installs_imports_and_checks_a_model(tmp_path: Path, wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     for needed in ("strategies/ops/base.py", "strategies/architectures/hf.py", "suites/backends/tvm.py",
                    "suites/ci-survey.json", "suites/ci-item-seconds.json", "reports/upstream-searches.json"):
@@ -117,12 +134,11 @@ def test_plain(xs, s):
 """
 
 
-def test_installed_into_a_project_with_the_newest_hypothesis(tmp_path: Path) -> None:
+def test_installed_into_a_project_with_the_newest_hypothesis(tmp_path: Path, wheel: Path) -> None:
     """The wheel in a fresh virtualenv beside the newest Hypothesis, used from a project of
     one's own: the plugin comes with it (an entry point), a user's @given test draws
     ``models()``, ``assert_roundtrips`` survives a segfaulting frontend, the installed
     conformance suite runs, and a plain @given test draws exactly as without Roundtrip."""
-    wheel = _wheel(tmp_path)
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
@@ -163,16 +179,3 @@ def test_installed_into_a_project_with_the_newest_hypothesis(tmp_path: Path) -> 
     assert (project / "reports" / "latest" / "findings.json").is_file()
     assert not (site / "reports" / "latest").exists()
 
-
-def _wheel(tmp_path: Path) -> Path:
-    """A wheel built from a copy of the checkout (setuptools builds in the source's build/,
-    where an earlier build's files would be packed again)."""
-    source = tmp_path / "source"
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", ".venv", ".tox", "build", "*.egg-info", "__pycache__",
-                                                                 ".roundtrip", "latest", "latest-releases", ".hypothesis"))
-    wheels = tmp_path / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--disable-pip-version-check", "-w", str(wheels), str(source)], check=True, cwd=tmp_path,
-                   capture_output=True, text=True)
-    wheel, = wheels.glob("roundtrip-*.whl")
-    return wheel
