@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import torch
 
 from suites.check import assert_roundtrips, check
 from suites.config import Config
@@ -97,3 +98,20 @@ def test_a_backend_not_installed_skips_visibly_or_is_an_error_when_all_are_requi
         assert_roundtrips(own_models.dict_batch, backends)
     with pytest.raises(RuntimeError, match="not installed"):
         assert_roundtrips(own_models.dict_batch, backends, require_all=True)
+
+
+class _ShapeAsList(torch.nn.Module):
+    def forward(self, x):
+        n = list(x.shape)  # iterating a traced value: what torch.fx documents it cannot trace
+        return x.reshape(n[::-1])
+
+
+def shape_as_list():
+    return _ShapeAsList(), (torch.ones(2, 3),), {}
+
+
+def test_fx_tracing_limits_are_unsupported_not_new(worker):
+    pytest.importorskip("tvm")
+    [found] = check(OwnModel("tests.test_check:shape_as_list", path=str(ROOT)), ["tvm-fx"],
+                    run_case=lambda spec, model: worker.run(spec, model, {}))
+    assert not found.new and found.known is not None and found.known.id == "fx-symbolic-trace-limitations", found.line()

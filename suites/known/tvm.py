@@ -670,10 +670,11 @@ ROWS: tuple[Known, ...] = (
         message=(r"symbolically traced variables cannot be used as inputs to control flow|slice indices must be integers "
                  r"or None or have an __index__ method|input to _none_or_dtype\(\) must be None or "
                  r"torch\.Tensor|vmap\(|ones\(\) takes N positional argument but N were given|torch\.finfo\(\) requires a"
-                 r" floating point input type|'Proxy' object does not support item assignment"),
+                 r" floating point input type|'Proxy' object does not support item assignment|Proxy object cannot be "
+                 r"iterated"),
         reason=("torch.fx.symbolic_trace documents that it cannot trace Python control flow on traced values, nor "
                 "Python-level use of them (a Proxy as a slice bound or a size, an isinstance check, torch.finfo of its "
-                "dtype, vmap, an item assignment h[idx] = v on a traced value): nn.LSTM/GRU/RNN, "
+                "dtype, vmap, an item assignment h[idx] = v on a traced value, iterating one: list(x.shape)): nn.LSTM/GRU/RNN, "
                 "nn.TransformerEncoderLayer and transformers' models are rejected at tracing, before TVM is reached."),
         link="https://docs.pytorch.org/docs/stable/fx.html#limitations-of-symbolic-tracing",
     ),
