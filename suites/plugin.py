@@ -58,8 +58,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--reports", default=None, metavar="DIR",
                     help="where the run leaves its reports (default reports/latest; alias ROUNDTRIP_REPORTS)")
     group.addoption("--corpus", default=None, metavar="DIR",
-                    help="the regression corpus the run reads and files into (default reports/corpus; "
-                         "alias ROUNDTRIP_CORPUS)")
+                    help="the regression corpus whose triaged entries are known bugs (default reports/corpus; "
+                         "alias ROUNDTRIP_CORPUS); a run files its findings under --reports, never here")
     group.addoption("--cache", default=None, metavar="DIR",
                     help="where calibration is cached (default .roundtrip; alias ROUNDTRIP_CACHE)")
     group.addoption("--replay", choices=REPLAY_MODES, default=None,
@@ -109,8 +109,8 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(str(exc)) from None
     # The budget and the example database go on top of the run's profile, in a profile of
     # their own; the run's Config holds the budget as a number (the searches take their
-    # shares of it from there). Registered, never loaded here: ``_ours`` loads it around
-    # Roundtrip's items.
+    # shares of it from there). Registered, never loaded here: pytest_runtest_protocol
+    # loads it around Roundtrip's items.
     profile = f"roundtrip-{run.profile}"
     if run.max_examples is not None:
         settings.register_profile("roundtrip-budget", settings.get_profile(profile), max_examples=run.max_examples)
@@ -128,6 +128,9 @@ def pytest_configure(config: pytest.Config) -> None:
     _parts(config)  # a bad --shard-index is an error before anything runs
     from suites.conformance import Recorder
 
+    if not runs_ours(config):  # a session of other tests: no reports written, no handlers
+        config._roundtrip_recorder = Recorder()
+        return
     # Each process journals what it records (reports/summary.py builds the reports from
     # the journals): the controller (or the only process) clears those of an earlier run.
     worker_id = getattr(config, "workerinput", {}).get("workerid")
@@ -187,7 +190,7 @@ def _install_interrupt_handlers(config: pytest.Config) -> None:
     """A CI job's time limit sends SIGTERM: end the session as Ctrl-C does, so that the
     reports are still written (the default would kill the process on the spot). For a
     session that runs Roundtrip's items only; ``pytest_unconfigure`` puts back what was."""
-    if threading.current_thread() is not threading.main_thread() or not runs_ours(config):
+    if threading.current_thread() is not threading.main_thread():
         return
     config._roundtrip_signals = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
     signal.signal(signal.SIGTERM, _interrupt)

@@ -170,6 +170,7 @@ def test_installed_into_a_project_with_the_newest_hypothesis(tmp_path: Path, whe
     assert where.startswith(str(site)) and newest != "6.155.2", version.stdout + version.stderr
     mine = pytest("user_tests.py", "plain_tests.py", "-p", "no:randomly")
     assert mine.returncode == 0 and "4 passed" in mine.stdout, mine.stdout[-3000:] + mine.stderr[-2000:]
+    assert not (project / "reports").exists()  # a session of the user's own tests leaves nothing behind
     without = pytest("plain_tests.py", "-p", "no:roundtrip", draws="plain.jsonl")
     assert without.returncode == 0, without.stdout[-2000:]
     drawn = (project / "draws.jsonl").read_text()
