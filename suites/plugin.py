@@ -144,7 +144,9 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 #: Where Roundtrip's own test items live: the installed suite, and a checkout's self-tests.
-_OURS = (Path(__file__).resolve().parent, ROOT / "tests")
+#: A checkout (pyproject.toml beside the packages), not a package installed in site-packages.
+_CHECKOUT = (ROOT / "pyproject.toml").is_file()
+_OURS = (Path(__file__).resolve().parent, *([ROOT / "tests"] if _CHECKOUT else []))
 
 
 def ours(item: pytest.Item) -> bool:
@@ -179,7 +181,10 @@ def runs_ours(config: pytest.Config) -> bool:
         target = arg.split("::", 1)[0]
         path = Path(base, target).resolve()
         if path.exists():
-            if any(path.is_relative_to(root) or root.is_relative_to(path) for root in _OURS):
+            # A directory above Roundtrip's tests collects them in a checkout only: an installed
+            # package's lie in site-packages, which pytest does not collect (a project's own
+            # .venv lies under the project's directory, and its tests are not Roundtrip's).
+            if any(path.is_relative_to(root) or _CHECKOUT and root.is_relative_to(path) for root in _OURS):
                 return True
         elif target.partition(".")[0] == "suites":  # --pyargs suites.test_conformance
             return True

@@ -119,7 +119,7 @@ def test_assert_roundtrips_on_reference():
 
 def test_a_segfaulting_frontend_is_a_crash_verdict():
     with pytest.raises(AssertionError, match="SIGSEGV"):
-        assert_roundtrips(make, ["user_tests:Segfaults"], timeout=60)
+        assert_roundtrips(make, ["test_user:Segfaults"], timeout=60)
 """
 
 PLAIN_TESTS = """
@@ -139,7 +139,9 @@ def test_installed_into_a_project_with_the_newest_hypothesis(tmp_path: Path, whe
     one's own: the plugin comes with it (an entry point), a user's @given test draws
     ``models()``, ``assert_roundtrips`` survives a segfaulting frontend, the installed
     conformance suite runs, and a plain @given test draws exactly as without Roundtrip."""
-    venv = tmp_path / "venv"
+    project = tmp_path / "project"
+    project.mkdir()
+    venv = project / ".venv"  # where many projects keep theirs: its site-packages is under the project
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
     site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
@@ -153,10 +155,8 @@ def test_installed_into_a_project_with_the_newest_hypothesis(tmp_path: Path, whe
     import sysconfig
 
     (site / "zz-parent.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    project = tmp_path / "project"
-    project.mkdir()
-    (project / "user_tests.py").write_text(textwrap.dedent(USER_TESTS))
-    (project / "plain_tests.py").write_text(textwrap.dedent(PLAIN_TESTS))
+    (project / "test_user.py").write_text(textwrap.dedent(USER_TESTS))
+    (project / "test_plain.py").write_text(textwrap.dedent(PLAIN_TESTS))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ROUNDTRIP_", "PYTHONPATH"))}
     env.update(PYTHONPATH=str(project), ROUNDTRIP_MAX_EXAMPLES="4")
 
@@ -168,10 +168,10 @@ def test_installed_into_a_project_with_the_newest_hypothesis(tmp_path: Path, whe
                              cwd=project, env=env, capture_output=True, text=True)
     newest, where = version.stdout.split()
     assert where.startswith(str(site)) and newest != "6.155.2", version.stdout + version.stderr
-    mine = pytest("user_tests.py", "plain_tests.py", "-p", "no:randomly")
+    mine = pytest(".")  # the user's whole project, its .venv (and Roundtrip in it) included
     assert mine.returncode == 0 and "4 passed" in mine.stdout, mine.stdout[-3000:] + mine.stderr[-2000:]
     assert not (project / "reports").exists()  # a session of the user's own tests leaves nothing behind
-    without = pytest("plain_tests.py", "-p", "no:roundtrip", draws="plain.jsonl")
+    without = pytest("test_plain.py", "-p", "no:roundtrip", draws="plain.jsonl")
     assert without.returncode == 0, without.stdout[-2000:]
     drawn = (project / "draws.jsonl").read_text()
     assert len(drawn.splitlines()) == 40 and drawn == (project / "plain.jsonl").read_text()
