@@ -8,6 +8,7 @@ versions are those pins (``off_pins``), and informs elsewhere (``reports.release
 
 from __future__ import annotations
 
+import functools
 import importlib
 import os
 import platform
@@ -45,6 +46,7 @@ def versions() -> dict[str, str]:
     return found
 
 
+@functools.cache  # the installed metadata, read once a process (the replay asks per entry)
 def pins(project: str = PROJECT) -> dict[str, Requirement]:
     """Each distribution the project pins exactly (``==``, in any extra), by canonical
     name; empty where the project is not installed (run from a plain checkout)."""
