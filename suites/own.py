@@ -20,6 +20,8 @@ from typing import Any
 
 import torch
 
+from .attribution import Graph, export_graph
+
 __all__ = ["OwnModel", "build"]
 
 
@@ -32,11 +34,15 @@ class OwnModel:
     #: The factory itself, where it was handed over as a callable (``assert_roundtrips``):
     #: such a model runs in the calling process only.
     call: Callable[[], Any] | None = field(default=None, compare=False, repr=False)
+    #: A node of the model's exported graph: the model cut there, returning that value
+    #: alone (the probes that name which op of a user's model made a differing leaf).
+    cut: str = ""
 
     def to_json(self) -> str:
         if self.call is not None and ":" not in self.factory:
             raise ValueError(f"{self.factory}: a factory handed over as a callable runs in this process only")
-        return json.dumps({"own_model": {"factory": self.factory, "path": self.path}}, sort_keys=True)
+        data = {"factory": self.factory, "path": self.path, **({"cut": self.cut} if self.cut else {})}
+        return json.dumps({"own_model": data}, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> OwnModel:
@@ -47,7 +53,17 @@ class OwnModel:
         return [self.factory]
 
     def build(self) -> tuple[torch.nn.Module, tuple[Any, ...], dict[str, Any]]:
-        return build(self.factory, self.path, self.call)
+        model, args, kwargs = build(self.factory, self.path, self.call)
+        if not self.cut:
+            return model, args, kwargs
+        graph = export_graph(model, args, kwargs)
+        if graph is None:
+            raise RuntimeError(f"{self.factory}: torch.export no longer reads the model to cut it at {self.cut}")
+        return graph.cut(self.cut), args, kwargs
+
+    def graph(self) -> Graph | None:
+        """The model's exported graph (None where torch.export cannot read it)."""
+        return export_graph(*build(self.factory, self.path, self.call))
 
 
 def load_factory(factory: str, path: str = "") -> Any:

@@ -29,9 +29,11 @@ from strategies.dynamic import dynamic_shapes, example_sizes, resized, size_role
 from strategies.ops import TensorType, TupleType
 from strategies.render import input_tensors, materialize_inputs, program_types
 
+from .attribution import Graph, names_of
 from .backends.base import Backend, CompileContext, Contract, HarnessError
 from .config import Config
 from .oracle import Difference, Step, compare, dtype_name, in_state, path_text
+from .own import OwnModel
 from .signature import Signature, difference_what, masked
 from .subjects import Subject, kind_of
 
@@ -311,6 +313,10 @@ def execute(backend: Backend, case: Subject, options: dict[str, Any]) -> Verdict
     start = time.perf_counter()
     verdict = _execute(backend, case, options)
     _probe(backend, verdict)
+    if verdict.outcome == "crash" and not verdict.leaf_op and isinstance(case, OwnModel):
+        # A user's model is named by its graph's ops, so that a row of a crash that names
+        # ops tells it apart from another cause with the same message.
+        verdict.leaf_op = kind_of(case).trigger(case)
     verdict.seconds = time.perf_counter() - start
     return verdict
 
@@ -355,10 +361,11 @@ def _judge(backend: Backend, case: Subject, options: dict[str, Any], run: _Run, 
     if differences:
         verdict.outcome = "mismatch"
         verdict.differences = [d.to_dict() for d in differences]
-        verdict.leaf_op = (_op_at(case, differences[0].steps) if generated else
-                           kind.leaf_name(case) or _state_op(run, differences[0]))
-        if generated and differences[0].kind in _LEAF_KINDS and not differences[0].in_state:
-            verdict.probe_with = (case, options, differences[0].steps)
+        first = differences[0]
+        verdict.leaf_op = (_op_at(case, first.steps) if generated else
+                           kind.leaf_name(case) or _state_op(run, first) or _own_leaf_op(case, run, first))
+        if (generated or isinstance(case, OwnModel)) and first.kind in _LEAF_KINDS and not first.in_state:
+            verdict.probe_with = (case, options, first.steps)
     elif backend.contract is Contract.NESTING:
         # Within the contract, but the user still sees other container types.
         changed = compare(expected, actual, contract=Contract.EXACT, error_at=error_at)
@@ -375,7 +382,8 @@ def _probe(backend: Backend, verdict: Verdict) -> None:
     start = time.perf_counter()
     case, options, steps = verdict.probe_with
     verdict.probe_with = None
-    verdict.root = _root_cause(backend, case, options, steps)
+    verdict.root = (_own_root_cause(backend, case, options, steps) if isinstance(case, OwnModel)
+                    else _root_cause(backend, case, options, steps))
     if verdict.root:
         verdict.leaf_op = verdict.root["op"]
     _timed(verdict.timings, "root-cause", start)
@@ -528,6 +536,53 @@ def _root_cause(backend: Backend, case: Case, options: dict[str, Any], path: tup
         if differences and differences[0].kind in _LEAF_KINDS:
             return {"op": value.op, "value": f"v{i} = {value.op}({', '.join(value.operands)})",
                     "difference": differences[0].to_dict()}
+    return {}
+
+
+#: A user's model with more calls than this on the way to its differing leaf is named by
+#: the leaf's own call, unprobed: one compile per call would outlast the check.
+MAX_PROBES = 24
+
+
+def _own_leaf(case: OwnModel, expected: Any, steps: tuple[Step, ...]) -> tuple[Graph | None, int]:
+    """A user's model's exported graph and the pytree position of the output leaf at ``steps``."""
+    graph = case.graph()
+    if graph is None:
+        return None, -1
+    try:
+        paths = [tuple(Step.of_key(k) for k in p) for p, _ in pytree.tree_flatten_with_path(expected)[0]]
+    except ValueError:  # a node registered without keys (transformers' ModelOutput): no path to name
+        return None, -1
+    return graph, paths.index(steps) if steps in paths else -1
+
+
+def _own_leaf_op(case: Subject, run: _Run, difference: Difference) -> str:
+    """The generator's names of the call that made a user's model's differing leaf."""
+    if not isinstance(case, OwnModel) or difference.in_state:
+        return ""
+    graph, position = _own_leaf(case, run.expected, difference.steps)
+    node = graph.producer(position) if graph is not None else None
+    return "+".join(names_of(node)) if node is not None else ""
+
+
+def _own_root_cause(backend: Backend, case: OwnModel, options: dict[str, Any], path: tuple[Step, ...]
+                    ) -> dict[str, Any]:
+    """``_root_cause`` for a user's model: the earliest call of its exported graph feeding
+    the differing leaf whose value, returned alone (the graph cut there), differs."""
+    eager = _eager(case, {})[0]
+    graph, position = _own_leaf(case, eager.expected, path)
+    cuts = graph.cuts(position) if graph is not None else []
+    if not cuts or len(cuts) > MAX_PROBES:
+        return {}
+    bound = kind_of(case).error_bound(case)
+    for cut, names in cuts:
+        probe = Verdict(backend=backend.name, outcome="pass")
+        run = _compile_and_run(backend, replace(case, cut=cut), options, probe)
+        if probe.outcome != "pass":
+            continue
+        differences = compare(run.expected, run.actual, contract=backend.contract, error_at=lambda steps: bound)
+        if differences and differences[0].kind in _LEAF_KINDS:
+            return {"op": "+".join(names), "value": cut, "difference": differences[0].to_dict()}
     return {}
 
 

@@ -127,7 +127,7 @@ class _OwnModel(SubjectKind[OwnModel]):
         return json.loads(subject.to_json())["own_model"]
 
     def from_dict(self, data: dict[str, Any]) -> OwnModel:
-        return OwnModel(data["factory"], data.get("path", ""))
+        return OwnModel(data["factory"], data.get("path", ""), cut=data.get("cut", ""))
 
     def build(self, subject: OwnModel) -> tuple[torch.nn.Module, tuple[Any, ...], dict[str, Any]]:
         return subject.build()
@@ -139,7 +139,9 @@ class _OwnModel(SubjectKind[OwnModel]):
         return f"# the model {subject.factory}() builds (python -m suites check)"
 
     def trigger(self, subject: OwnModel) -> str:
-        return f"own model {subject.factory}"
+        # The ops of its graph, as a generated case's, so that a row naming ops matches it.
+        graph = subject.graph()
+        return graph.trigger() if graph is not None else f"own model {subject.factory}"
 
     def features(self, subject: OwnModel) -> set[str]:
         return {f"model:{subject.factory}"}

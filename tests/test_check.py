@@ -11,13 +11,14 @@ from pathlib import Path
 import pytest
 import torch
 
+from suites.attribution import export_graph, names_of
 from suites.check import assert_roundtrips, check
 from suites.config import Config
 from suites.known import KNOWN
 from suites.own import OwnModel
 from suites.runner import CPU_BACKENDS
 from suites.worker import Worker
-from tests import own_models
+from tests import known_causes, own_models
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -115,3 +116,40 @@ def test_fx_tracing_limits_are_unsupported_not_new(worker):
     [found] = check(OwnModel("tests.test_check:shape_as_list", path=str(ROOT)), ["tvm-fx"],
                     run_case=lambda spec, model: worker.run(spec, model, {}))
     assert not found.new and found.known is not None and found.known.id == "fx-symbolic-trace-limitations", found.line()
+
+
+# -- a user's model named by its ops: rows that name ops match it (suites.attribution) ----
+
+class _Chain(torch.nn.Module):
+    def forward(self, mask, batch):
+        positions = mask.cumsum(-1) * mask
+        positions = positions.reshape([*mask.shape]) + 1  # iterates a shape: torch.fx cannot trace it
+        return positions, torch.special.zeta(batch["scale"], 2.0)
+
+
+def test_a_users_calls_are_named_by_the_generator_ops_that_export_to_them():
+    model, args = _Chain(), (torch.tensor([[1, 0, 1]], dtype=torch.uint8), {"scale": torch.tensor([1.5, 2.5])})
+    graph = export_graph(model, args, {})
+    assert graph is not None
+    named = {n.name: names_of(n) for n in graph.calls()}
+    assert named["cumsum"] == ("cumsum",) and "mul" in named["mul"] and "add_scalar" in named["add"], named
+    assert named["special_zeta"] == ("special_zeta",)  # no generator op makes it: its own name, which no row has
+    # Not traceable by torch.fx: the model is cut in its exported graph, earliest call first.
+    cuts = graph.cuts(0)
+    assert [c for c, _ in cuts] == ["ep:cumsum", "ep:mul", "ep:reshape", "ep:add"], cuts
+    cut = graph.cut("ep:cumsum")
+    assert torch.equal(cut(*args), args[0].cumsum(-1))
+
+
+@pytest.mark.parametrize(("factory", "spec"), [
+    ("mask_positions_cumsum", "tvm-fx"),  # the probe names the cumsum, not the multiply the leaf comes from
+    ("relu_of_nan", "tvm-ep"), ("last_token", "tvm-ep"), ("uint8_any", "onnx"), ("float_floor_divide", "tvm-ep"),
+])
+def test_check_names_the_row_of_a_known_cause_in_a_users_model(factory, spec, worker):
+    row = known_causes.EXPECTED[factory][spec]
+    [found] = check(OwnModel(f"tests.known_causes:{factory}", path=str(ROOT)), [spec], rows=KNOWN,
+                    run_case=lambda s, model: worker.run(s, model, {}))
+    if found.skipped:
+        pytest.skip(found.skipped)
+    assert (found.known.id if found.known else "") == row, found.line()
+    assert found.new == (not row), found.line()  # a cause no row names stays new

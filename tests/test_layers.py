@@ -21,6 +21,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # The packages' __init__ modules: empty markers, and strategies' facade over its submodules.
     ("generation", ("strategies", "strategies.*", "suites", "suites.backends", "reports", "tests")),
     ("shared types and settings", ("suites.backends.base", "suites.oracle", "suites.signature", "suites.config", "suites.own",
+                                   "suites.attribution",
                                    "suites.subjects", "suites.database", "suites.schedule")),
     ("execution", ("suites.runner", "suites.worker", "suites.versions", "suites.backends.*")),
     ("judgement", ("suites.known", "suites.known.*")),

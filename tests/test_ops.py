@@ -15,17 +15,13 @@ import torch
 from hypothesis import HealthCheck, Phase, find, given, note, settings
 
 from strategies import OPS, Case, Container, Ref, cases, materialize
-from strategies.ops import PyType, TensorType, TupleType
+from strategies.ops import COMPANIONS, PyType, TensorType, TupleType
 from strategies.ops.base import UNIT, fits
 from strategies.render import program_types
 
 FAST = settings(deadline=None, database=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much])
 
-#: Ops an op needs beside it to be drawn at all (``item`` reads what a tuple op returns).
-COMPANIONS = {"item": ("topk", "sort", "split", "var_mean", "aminmax"),
-              # A bool mask over the leading dims of a wider tensor: a comparison reduced by any.
-              "mask_broadcast": ("gt", "any"), "setitem_mask": ("gt", "any")}
 
 
 def all_values(case: Case) -> Case:

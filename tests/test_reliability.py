@@ -157,7 +157,7 @@ def test_an_interrupt_something_swallowed_still_ends_the_run(swallows):
 def test_three_ci_runs_give_identical_findings(tmp_path):
     """The ci profile is derandomised: the same cases, so the same outcomes, every run."""
     pytest.importorskip("tvm")
-    env = {"ROUNDTRIP_PROFILE": "ci", "ROUNDTRIP_MAX_EXAMPLES": "60", "ROUNDTRIP_CORPUS": str(tmp_path / "corpus"),
+    env = {"ROUNDTRIP_PROFILE": "ci", "ROUNDTRIP_MAX_EXAMPLES": "25", "ROUNDTRIP_CORPUS": str(tmp_path / "corpus"),
            "ROUNDTRIP_REPORTS": str(tmp_path)}
     backends = [a for b in ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo") for a in ("--backend", b)]
     seen = []
@@ -166,7 +166,7 @@ def test_three_ci_runs_give_identical_findings(tmp_path):
         findings = json.loads((tmp_path / "findings.json").read_text())
         seen.append((findings["outcomes"], findings["known"], sorted(findings["new"])))
     assert seen[0] == seen[1] == seen[2], seen
-    assert sum(n for _, _, n in seen[0][0]) == 4 * 60
+    assert sum(n for _, _, n in seen[0][0]) == 4 * 25
 
 
 def test_a_worker_that_grew_too_much_is_replaced_before_the_next_case():

@@ -36,7 +36,7 @@ from .base import (
 )
 
 __all__ = [
-    "COMPLEX", "DOMAIN", "DOMAINS", "FAMILIES", "FLOATS", "INTS", "NONFINITE_OK", "OPS", "Op", "PyType", "TensorType",
+    "COMPANIONS", "COMPLEX", "DOMAIN", "DOMAINS", "FAMILIES", "FLOATS", "INTS", "NONFINITE_OK", "OPS", "Op", "PyType", "TensorType",
     "TupleType", "Type", "domain_applies", "domain_type", "infer", "recorded", "render_op", "state_source",
     "then_source", "value_type",
 ]
@@ -56,6 +56,11 @@ NONFINITE_OK = frozenset({
     "flatten",
     "split_heads", "flatten_batch", "arange_of", "narrow_half", "slice_but_last", "new_zeros_rows", "new_full_pairs",
 })
+
+#: Ops an op needs beside it to be drawn at all (``item`` reads what a tuple op returns).
+COMPANIONS = {"item": ("topk", "sort", "split", "var_mean", "aminmax"),
+              # A bool mask over the leading dims of a wider tensor: a comparison reduced by any.
+              "mask_broadcast": ("gt", "any"), "setitem_mask": ("gt", "any")}
 
 OPS: dict[str, Op] = {}
 for _module in (leaves, elementwise, mathops, reductions, shapes, layers, state, sizes, idioms):

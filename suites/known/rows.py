@@ -56,7 +56,9 @@ class When:
     got: tuple[str, ...] = ()
     #: The special class of a mismatch (``0-d``, ``NaN lost``...; ``""`` for none); None: any.
     special: tuple[str, ...] | None = None
-    #: The op of the differing leaf, or a run of the ops a dead process ran (``a+b``).
+    #: The op of the differing leaf, or a run of the ops a dead process or a user's model
+    #: ran (``a+b``). A crash a generated case raised in process records no ops: this
+    #: field does not tell those apart.
     ops: tuple[str, ...] = ()
     #: The ops a dead process ran are exactly one of ``ops`` (not a longer chain holding it).
     alone: bool = False
@@ -94,7 +96,8 @@ class When:
             return False
         if self.special is not None and signature.outcome == "mismatch" and difference.special not in self.special:
             return False
-        if self.ops and not any(_runs(signature.chain, op.split("+"), self.alone) for op in self.ops):
+        if self.ops and (signature.chain or signature.outcome != "crash") and not any(
+                _runs(signature.chain, op.split("+"), self.alone) for op in self.ops):
             return False
         if self.zero_size is not None and signature.zero_size != self.zero_size:
             return False

@@ -72,7 +72,7 @@ ROWS: tuple[Known, ...] = (
     ),
     Known(
         id="tvm-int-float-scalar-truncated-divide-by-zero", backends=TVM, kind="bug",
-        errors=("InternalError",),
+        errors=("InternalError",), ops=("div_scalar", "floordiv_scalar", "mod_scalar", "div_mode_scalar"),
         message=r"Check failed: pb->value != N \(N vs\. N\) : Divide by zero",
         reason=("An integer tensor divided (/, //, %) by a Python float below 1 fails the build: the scalar is cast to "
                 "the tensor's integer dtype, 0.75 becomes 0, and the arithmetic simplifier stops on the division by "
