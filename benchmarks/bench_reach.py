@@ -421,6 +421,22 @@ def main(argv: list[str] | None = None) -> None:
         measurement.write("bench_reach", "Converter reach: each frontend's op table met by the draws", printed.getvalue())
 
 
+def opinfo_source() -> str:
+    """What the vocabulary draws from OpInfo (``strategies/ops/opinfo.py``), and the
+    entries its harvest left out, counted by the rule each failed."""
+    from strategies.ops import OPS
+    from strategies.ops.opinfo import TABLE, op_name
+
+    table = json.loads(TABLE.read_text())
+    drawn = [name for name in table["ops"] if OPS.get(op_name(name)) and OPS[op_name(name)].family == "opinfo"]
+    by_hand = len(table["ops"]) - len(drawn)
+    reasons = Counter(why.split(":")[0] for why in table["left_out"].values())
+    left = "; ".join(f"{why}: {n}" for why, n in reasons.most_common())
+    return (f"OpInfo as the vocabulary's second source (`{TABLE.name}`, torch {table['torch']}): {len(drawn)} unary "
+            f"float functions drawn as ops of family `opinfo`, {by_hand} more that the hand-written vocabulary "
+            f"draws under the same name; {len(table['left_out'])} entries left out, by rule: {left}.")
+
+
 def _measure(options: argparse.Namespace) -> None:
     fronts = frontends()
     tables = decomposition_tables()
@@ -469,6 +485,7 @@ def _measure(options: argparse.Namespace) -> None:
     drawn_ops = [r for r in counted if set(r["exported"]) <= met]
     print(f"OpInfo entries whose every exported overload the draws meet: {len(drawn_ops)} of the {len(counted)} "
           f"that export ({_share(len(drawn_ops), len(counted))}).")
+    print(opinfo_source())
     print()
     print("\n".join(details))
     print()

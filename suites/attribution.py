@@ -204,39 +204,45 @@ def _value_calls(model: torch.nn.Module, args: tuple, kwargs: dict) -> Iterator[
 def harvest(per_op: int = 12, tries: int = 300, only: tuple[str, ...] = ()) -> dict[str, list[str]]:
     """{call key: generator ops}, from up to ``per_op`` derandomised programs holding each op
     (of ``only``, if given)."""
-    from hypothesis import HealthCheck, Phase, given, settings
-
-    from strategies import cases, materialize
-    from strategies.ops import COMPANIONS, OPS
+    from strategies.ops import OPS
 
     found: dict[str, set[str]] = {}
     for name in sorted(only or OPS):
-        if OPS[name].family in ("leaf", "none"):
-            continue
-        seen: list[int] = []
+        if OPS[name].family not in ("leaf", "none"):
+            print(f"{name}: {_collect(name, per_op, tries, found)} programs", file=sys.stderr)
+    return {k: sorted(v) for k, v in sorted(found.items())}
 
-        @settings(max_examples=tries, derandomize=True, database=None, deadline=None, phases=[Phase.generate],
-                  suppress_health_check=list(HealthCheck))
-        @given(cases(ops=[name, *COMPANIONS.get(name, ())], max_ops=4, include_complex=False))
-        def collect(case: Any) -> None:
-            if len(seen) >= per_op or not any(v.op == name for v in case.values):
-                return
+
+def _collect(name: str, per_op: int, tries: int, found: dict[str, set[str]]) -> int:
+    """Adds to ``found`` the call each of up to ``per_op`` programs holding op ``name``
+    makes for it; how many programs it read."""
+    from hypothesis import HealthCheck, Phase, given, settings
+
+    from strategies import cases, materialize
+    from strategies.ops import COMPANIONS
+
+    seen: list[Any] = []
+
+    @settings(max_examples=tries, derandomize=True, database=None, deadline=None, phases=[Phase.generate],
+              suppress_health_check=list(HealthCheck))
+    @given(cases(ops=[name, *COMPANIONS.get(name, ())], max_ops=4, include_complex=False))
+    def collect(case: Any) -> None:
+        if len(seen) < per_op and any(v.op == name for v in case.values):
             try:
                 model, args, kwargs = materialize(case)
                 calls = list(_value_calls(model, args, kwargs))
             except Exception:  # noqa: BLE001 - a program export refuses teaches nothing
                 return
-            seen.append(1)
+            seen.append(case)
             for index, node in calls:
                 if case.values[index].op == name:
                     found.setdefault(call_key(node), set()).add(name)
 
-        try:
-            collect()
-        except Exception as exc:  # noqa: BLE001 - an op no program reaches alone (it needs another beside it)
-            print(f"{name}: {type(exc).__name__}", file=sys.stderr)
-        print(f"{name}: {len(seen)} programs", file=sys.stderr)
-    return {k: sorted(v) for k, v in sorted(found.items())}
+    try:
+        collect()
+    except Exception as exc:  # noqa: BLE001 - an op no program reaches alone (it needs another beside it)
+        print(f"{name}: {type(exc).__name__}", file=sys.stderr)
+    return len(seen)
 
 
 def main() -> None:

@@ -26,7 +26,7 @@ from torch.utils import _pytree as pytree
 
 from strategies import Case, Ref, materialize
 from strategies.dynamic import dynamic_shapes, example_sizes, resized, size_roles, statically
-from strategies.ops import TensorType, TupleType
+from strategies.ops import OPS, TensorType, TupleType
 from strategies.render import input_tensors, materialize_inputs, program_types
 
 from .attribution import Graph, names_of
@@ -356,7 +356,8 @@ def _judge(backend: Backend, case: Subject, options: dict[str, Any], run: _Run, 
     # an architecture: its bound on eager's own rounding, from its dtype, depth and width.
     bound = kind.error_bound(case)
     error_at = _error_lookup(case) if generated else (lambda steps: bound)
-    differences = compare(expected, actual, contract=backend.contract, error_at=error_at)
+    differences = compare(expected, actual, contract=backend.contract, error_at=error_at,
+                          reference_at=_fp64_reference(case) if generated else None)
     differences += _state_differences(run, error_at)
     if differences:
         verdict.outcome = "mismatch"
@@ -372,6 +373,27 @@ def _judge(backend: Backend, case: Subject, options: dict[str, Any], run: _Run, 
         if changed:
             verdict.notes.append(f"structure changed (nesting contract): {changed[0]}")
     _timed(verdict.timings, "judge", start)
+
+
+def _fp64_reference(case: Case) -> Callable[[tuple[Step, ...]], Any] | None:
+    """path -> a float64 run of eager's value there (its float inputs, parameters and
+    buffers in float64; the program's own casts as they are), for a program with an op
+    that has no hand-derived error bound (``suites.oracle.closer_than_eager``); None for
+    any other program, or where the float64 run fails."""
+    if not any(OPS[op].family == "opinfo" for op in case.ops()):
+        return None
+    try:
+        model, args, kwargs = materialize(case)
+        model = model.to(torch.float64)
+        args, kwargs = pytree.tree_map(
+            lambda t: t.double() if isinstance(t, torch.Tensor) and t.is_floating_point() else t, (args, kwargs))
+        with torch.no_grad():
+            out = model(*args, **kwargs)
+        leaves = pytree.tree_flatten_with_path(out)[0]
+    except Exception:  # noqa: BLE001 - no float64 run: the leaf is judged by its tolerance alone
+        return None
+    found = {tuple(Step.of_key(k) for k in p): leaf for p, leaf in leaves}
+    return found.get
 
 
 def _probe(backend: Backend, verdict: Verdict) -> None:
@@ -532,7 +554,8 @@ def _root_cause(backend: Backend, case: Case, options: dict[str, Any], path: tup
         run = _compile_and_run(backend, alone, options, probe)
         if probe.outcome != "pass":
             continue
-        differences = compare(run.expected, run.actual, contract=backend.contract, error_at=_error_lookup(alone))
+        differences = compare(run.expected, run.actual, contract=backend.contract, error_at=_error_lookup(alone),
+                              reference_at=_fp64_reference(alone))
         if differences and differences[0].kind in _LEAF_KINDS:
             return {"op": value.op, "value": f"v{i} = {value.op}({', '.join(value.operands)})",
                     "difference": differences[0].to_dict()}

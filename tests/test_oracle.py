@@ -9,7 +9,7 @@ import torch
 
 from strategies import ModelOutput
 from suites.backends.base import Contract
-from suites.oracle import compare
+from suites.oracle import closer_than_eager, compare
 from suites.runner import Verdict
 
 T = torch.arange(6, dtype=torch.float32).reshape(2, 3)
@@ -78,3 +78,20 @@ def test_a_mismatch_turned_unsupported_keeps_what_differed_in_its_signature():
     verdict.outcome = "unsupported"
     assert verdict.signature() == before.replace("/mismatch/", "/unsupported/")
     assert verdict.signature() == "tvm-ep/judge/unsupported/state mutation_lost @counter"
+
+
+def test_the_fp64_rule_passes_a_result_nearer_float64_and_catches_one_farther():
+    """``closer_than_eager``: torch._dynamo.utils.same's fp64_ref rule, for leaves an op
+    with no hand-derived bound computed. A frontend nearer the float64 run than eager is
+    valid; one twice as far and more, or with NaN where eager has none, is not."""
+    x = torch.linspace(0.05, 7.5, 301, dtype=torch.float64)
+    reference = torch.special.i1e(x)
+    expected = torch.special.i1e(x.float())
+    nearer = reference.float()  # correctly rounded: at most eager's distance
+    assert closer_than_eager(expected, nearer, reference)
+    assert not closer_than_eager(expected, reference.bfloat16().float(), reference)  # computed in bfloat16
+    assert not closer_than_eager(expected, expected * (1 + 1e-5), reference)  # 1e-5 relative: far past 2x eager's
+    with_nan = nearer.clone()
+    with_nan[3] = float("nan")
+    assert not closer_than_eager(expected, with_nan, reference)
+    assert not closer_than_eager(expected, nearer, None)  # no float64 run: the tolerance alone judges

@@ -247,4 +247,13 @@ ROWS: tuple[Known, ...] = (
         reason=("prod over a dim of a small-int tensor keeps the input dtype (int16 comes back int16); eager returns "
                 "int64."),
     ),
+    Known(
+        id="openvino-squeeze-copy-drops-every-dim", backends=("openvino",), kind="bug",
+        outcome="mismatch", differences=("shape",), special=("", "0-d"), ops=("squeeze_copy",),
+        also=(When(stages=("compile-or-run",), dynamic=False, outcome="crash", errors=("WorkerDied",),
+                   message=r"the worker process died: signal SIGABRT", ops=("squeeze_copy",)),),
+        reason=("torch.squeeze_copy(x) without a dim comes back as a 0-d tensor whatever x's shape ((3, 2, 3, 2) or (2,),"
+                " with no dim of size 1): the data of a multi-element tensor as a scalar. A float op after it on "
+                "bfloat16 aborts the process. torch.squeeze(x) is converted right."),
+    ),
 )

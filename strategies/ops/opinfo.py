@@ -1,0 +1,118 @@
+"""Unary float functions from PyTorch's OpInfo database: the vocabulary's second source.
+
+``opinfo.json`` is harvested from ``op_db`` by ``scripts/harvest_opinfo.py`` (which says
+by what rules an entry qualifies: public name, elementwise, deterministic, continuous)
+and names, per function, its CPU float dtypes and each keyword set of its samples with
+the *interval* where the function is finite and steady. A function the hand-written
+vocabulary already draws under its name is left to it (``__init__`` skips the name).
+
+Each becomes an op of family ``opinfo``. An operand whose values (widened by its error)
+leave the sample's interval is clamped into it first, so eager defines every value. The
+range and error of the result are not derived by hand: they are measured on a float64
+grid of the operand's interval (257 points, widened by the steepest step seen), and the
+error is that slope times the operand's error plus 8 units of roundoff, an allowance
+for the function's own evaluation (``tests/test_ops.py`` holds every claim to eager).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from ..choices import sampled
+from .base import UNIT, Op, TensorType, Type, finish, fits, real, rounding
+
+TABLE = Path(__file__).with_name("opinfo.json")
+#: Units of roundoff a function's own evaluation may add (its libm or series error).
+EVALUATION_ULPS = 8
+GRID = 257
+
+
+def _load() -> dict[str, dict[str, Any]]:
+    return json.loads(TABLE.read_text())["ops"] if TABLE.exists() else {}
+
+
+def op_name(entry: str) -> str:
+    """``nn.functional.softplus`` -> ``softplus``; ``special.i1`` -> ``special_i1``."""
+    return entry.removeprefix("nn.functional.").replace(".", "_")
+
+
+@functools.cache
+def _function(call: str) -> Any:
+    target: Any = torch
+    for part in call.removeprefix("torch.").split("."):
+        target = getattr(target, part)
+    return target
+
+
+def _argument(t: TensorType, interval: tuple[float, float]) -> tuple[float, float, float, bool]:
+    """(lo, hi, err, clamped) of what the function sees: the operand, clamped into the
+    interval where it may leave it (the clamp's bounds round to the operand's dtype)."""
+    a, b = interval
+    if a <= t.lo - t.err and t.hi + t.err <= b:
+        return t.lo, t.hi, t.err, False
+    slack = UNIT[t.dtype] * max(abs(a), abs(b))
+    lo, hi = min(max(t.lo - t.err, a), b), max(min(t.hi + t.err, b), a)
+    return max(lo - slack, a - slack), min(hi + slack, b + slack), t.err, True
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _measure(call: str, kwargs: str, lo: float, hi: float, err: float) -> tuple[float, float, float]:
+    """(min, max, steepest slope) of the function over [lo - err, hi + err], on a float64 grid."""
+    a, b = lo - err, hi + err
+    if b - a < 1e-9:
+        a, b = a - 1e-6, b + 1e-6
+    x = torch.linspace(a, b, GRID, dtype=torch.float64)
+    with torch.no_grad():
+        y = _function(call)(x, **json.loads(kwargs))
+    step = (b - a) / (GRID - 1)
+    slope = float(((y[1:] - y[:-1]).abs() / step).max())
+    margin = slope * step  # an extremum between two grid points is at most one step's rise away
+    return float(y.min()) - margin, float(y.max()) + margin, slope
+
+
+def _plan(entry: dict[str, Any], sample: int, t: TensorType) -> tuple[float, float, float, bool] | None:
+    """(lo, hi, err, clamped) of the result, or None where it would not fit the dtype."""
+    chosen = entry["samples"][sample]
+    lo, hi, err, clamped = _argument(t, tuple(chosen["interval"]))
+    f_lo, f_hi, slope = _measure(entry["call"], json.dumps(chosen["kwargs"], sort_keys=True), lo, hi, err)
+    if not (math.isfinite(f_lo) and math.isfinite(f_hi)) or not fits(t.dtype, f_lo, f_hi):
+        return None
+    return f_lo, f_hi, slope * err * 1.5, clamped
+
+
+def _op(entry_name: str, entry: dict[str, Any]) -> Op:
+    dtypes = frozenset(entry["dtypes"])
+    count = len(entry["samples"])
+
+    def accepts(t: Type) -> bool:
+        return (isinstance(t, TensorType) and real(t) and t.is_float and t.dtype in dtypes and not t.nonfinite
+                and all(_plan(entry, i, t) is not None for i in range(count)))
+
+    def render(o: tuple[str, ...], a: dict, s: str) -> str:
+        chosen = entry["samples"][a["sample"]]
+        x = o[0]
+        if _plan(entry, a["sample"], a["_types"][0])[3]:
+            lo, hi = chosen["interval"]
+            x = f"{x}.clamp({lo!r}, {hi!r})"
+        kwargs = "".join(f", {k}={v!r}" for k, v in sorted(chosen["kwargs"].items()))
+        return f"{entry['call']}({x}{kwargs})"
+
+    def derive(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+        lo, hi, spread, _ = _plan(entry, attrs["sample"], types[0])
+        return finish(out, lo, hi, spread + rounding(out, lo, hi, EVALUATION_ULPS))
+
+    def draw_attrs(draw: Any, types: tuple[TensorType, ...]) -> dict:
+        return {"sample": draw(sampled(range(count)))}  # the simplest keywords first: a shrink goes there
+
+    return Op(op_name(entry_name), "opinfo", 1, accepts, render, derive, draw_attrs)
+
+
+OPS = [_op(name, entry) for name, entry in sorted(_load().items())]
+
+__all__ = ["OPS", "TABLE", "op_name"]
