@@ -428,12 +428,12 @@ def opinfo_source() -> str:
     from strategies.ops.opinfo import TABLE, op_name
 
     table = json.loads(TABLE.read_text())
-    drawn = [name for name in table["ops"] if OPS.get(op_name(name)) and OPS[op_name(name)].family == "opinfo"]
+    drawn = [name for name in table["ops"] if OPS.get(op_name(name)) and OPS[op_name(name)].family.startswith("opinfo")]
     by_hand = len(table["ops"]) - len(drawn)
     reasons = Counter(why.split(":")[0] for why in table["left_out"].values())
     left = "; ".join(f"{why}: {n}" for why, n in reasons.most_common())
     return (f"OpInfo as the vocabulary's second source (`{TABLE.name}`, torch {table['torch']}): {len(drawn)} unary "
-            f"float functions drawn as ops of family `opinfo`, {by_hand} more that the hand-written vocabulary "
+            f"float functions drawn as ops of the families `opinfo` and `opinfo_shape`, {by_hand} more that the hand-written vocabulary "
             f"draws under the same name; {len(table['left_out'])} entries left out, by rule: {left}.")
 
 

@@ -87,6 +87,16 @@ def elementwise(f: Any, kwargs: dict[str, Any]) -> str:
     return "" if tied.shape == ties.shape else "not elementwise"
 
 
+def keeps_shape(f: Any, kwargs: dict[str, Any]) -> bool:
+    """Unit dims and a 0-d tensor keep their shape too (``squeeze_copy`` and ``atleast_1d``
+    change them: drawn, but their types are inferred per shape)."""
+    x = torch.tensor([[0.5]], dtype=torch.float64)
+    try:
+        return all(f(t, **kwargs).shape == t.shape for t in (x, x[0, 0]))
+    except Exception:  # noqa: BLE001
+        return False
+
+
 def discontinuous(f: Any, kwargs: dict[str, Any]) -> bool:
     """A step where the function is finite: one grid step moving it 50 times more than
     both neighbours' steps do (a floor, a sign, a shrink's threshold), which a compiler's
@@ -167,7 +177,7 @@ def main() -> None:
             left_out[key] = ("discontinuous: a step a valid rounding may cross" if discontinuous(f, kwargs_sets[0])
                              else "no stretch of [-8, 8] where it is finite and steady")
             continue
-        table[info.name] = {"call": f"torch.{info.name}", "dtypes": dtypes,
+        table[info.name] = {"call": f"torch.{info.name}", "dtypes": dtypes, "keeps_shape": keeps_shape(f, kept[0]),
                             "samples": [{"kwargs": k, "interval": interval(f, k)} for k in kept]}
     OUT.write_text(json.dumps({"torch": torch.__version__, "ops": table, "left_out": dict(sorted(left_out.items()))},
                               indent=1, sort_keys=True) + "\n")

@@ -298,6 +298,22 @@ class _Widen(TorchDispatchMode):
         return args[mutated[0]] if mutated[0] < len(args) else out
 
 
+class IgnoresHardtanhBounds(Eager):
+    """A converter of one OpInfo function that drops its keywords: ``F.hardtanh`` always
+    clamps to [-1, 1], whatever ``min_val`` and ``max_val`` say. Right on the function's
+    default sample, wrong on the others."""
+
+    name = "ignores-hardtanh-bounds"
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        original = torch.nn.functional.hardtanh
+        torch.nn.functional.hardtanh = lambda x, *args, **kwargs: original(x)
+        try:
+            return Eager.run(self, compiled, ctx)
+        finally:
+            torch.nn.functional.hardtanh = original
+
+
 class HigherPrecision(Eager):
     """A valid compiler that keeps more precision than eager: float16 and bfloat16 (and,
     with ``widen_float32``, float32) chains computed in a wider float, each output rounded

@@ -3,6 +3,7 @@ minimal case, by the same property the conformance suite runs."""
 
 from __future__ import annotations
 
+import json
 import math
 import re
 import time
@@ -12,13 +13,14 @@ from typing import Any
 import pytest
 from hypothesis import seed, settings
 
-from strategies import Case, Container, Ref, engine
+from strategies import Case, Container, Ref, cases, engine
 from strategies.ops import OPS, TupleType
+from strategies.ops.opinfo import TABLE
 from strategies.render import program_types
 from suites.conformance import ConformanceFailure, Recorder, conformance_property
 from suites.runner import execute
 from suites.simplify import simplified
-from tests.harness_backends import DISTORTIONS, STATE_DISTORTIONS, distorting_backend
+from tests.harness_backends import DISTORTIONS, STATE_DISTORTIONS, IgnoresHardtanhBounds, distorting_backend
 
 # A fixed seed rather than derandomize=True: as reproducible, and derandomized runs were
 # seen to stop shrinking at a local minimum (an unused second input left in).
@@ -152,3 +154,25 @@ def test_mismatch_message_names_path_backend_and_replay():
     assert "distort-int64_to_int32" in message
     assert re.search(r"\n  (<output>|\.\w+): dtype expected torch\.int64, got torch\.int32\n", message), message
     assert "python -m suites.replay --backend tests.harness_backends:Int64ToInt32" in message
+
+
+def test_a_wrong_opinfo_function_shrinks_to_its_simplest_failing_sample():
+    """An OpInfo function's failure shrinks as the hand-written ops' do: to the op alone on
+    a 0-d float32 input, at the first of its samples' keyword sets that shows the bug
+    (``{}``, hardtanh's defaults, does not: a converter that drops keywords is right there)."""
+    backend = IgnoresHardtanhBounds()
+
+    def run_case(case, options):
+        return execute(backend, case, options)
+
+    strategy = cases(ops=["hardtanh", "add", "mul", "acos", "sinh", "logsigmoid"], max_ops=5)
+    check = seed(20261206)(settings(SEARCH, max_examples=400)(
+        conformance_property(backend, "harness", run_case, Recorder(), case_strategy=strategy)))
+    with pytest.raises(ConformanceFailure) as info, engine.unlimited_shrinking():
+        check()
+    case = simplified(info.value, run_case).case
+    assert [v.op for v in case.values] == ["hardtanh"], case
+    [value] = case.values
+    samples = json.loads(TABLE.read_text())["ops"]["nn.functional.hardtanh"]["samples"]
+    assert samples[0]["kwargs"] == {} and dict(value.attrs)["sample"] == 1, case  # the first that fails
+    assert [(i.dtype, i.shape) for i in case.inputs] == [("float32", ())], case

@@ -11,10 +11,12 @@ sort) only takes values with ``err == 0``, where no valid rounding can flip its 
 from __future__ import annotations
 
 import pytest
-from hypothesis import seed, settings
+import torch
+from hypothesis import find, seed, settings
+from hypothesis.errors import NoSuchExample
 
-from strategies import Case, Input, Ref, Value, cases
-from strategies.ops import FAMILIES, OPS
+from strategies import Case, Input, Ref, Value, cases, materialize
+from strategies.ops import FAMILIES, OPS, render_op
 from strategies.render import program_types
 from suites.conformance import Recorder, conformance_property
 from suites.runner import execute
@@ -56,3 +58,25 @@ def test_a_discontinuous_op_on_a_rounded_value_would_be_a_false_alarm():
     assert not OPS["floor"].accepts(program_types(case)["v0"])
     verdict = execute(HigherPrecision(), case, {})
     assert verdict.outcome == "mismatch" and "@floor" in verdict.signature(), verdict
+
+
+def test_a_rounding_mode_never_divides_by_a_guard_that_rounds():
+    """torch.div(x, |x| + 1, rounding_mode='trunc') in float16: for x = 5760 eager rounds the
+    guard to 5760 and truncates 1, a compiler keeping it in float32 truncates 5760 / 5761
+    to 0. Both are valid, so the generator never draws a rounding mode over a guarded
+    float16 or bfloat16 divisor (it still does over an exact one, and in float32)."""
+    x = Input("x0", "float16", (), domain="wide")
+    case = Case((x,), (Value("div", ("x0", "x0"), (("mode", "trunc"),), "float16", ()),), Ref(0), seed=1)
+    model, args, _ = materialize(case)
+    args = (torch.tensor(5760.0, dtype=torch.float16),)
+    assert model(*args).item() == 1.0 and torch.div(args[0].float(), args[0].float().abs() + 1, rounding_mode="trunc") == 0
+
+    def guarded_rounding(c: Case) -> bool:
+        types = program_types(c)
+        return any(v.op == "div" and dict(v.attrs)["mode"] is not None and types[v.operands[1]].dtype in (
+            "float16", "bfloat16") and "+ 1)" in render_op(v.op, v.operands, dict(v.attrs), tuple(
+                types[o] for o in v.operands), "") for v in c.values)
+
+    with pytest.raises(NoSuchExample):
+        find(cases(ops=["div"], dtypes=["float16", "bfloat16"], max_ops=3), guarded_rounding,
+             settings=settings(max_examples=400, database=None, deadline=None, derandomize=True))

@@ -195,7 +195,7 @@ def _infer_ones(op_name: str, attr_items: tuple, types: tuple[TensorType, ...], 
 
 
 #: Families whose every op returns one tensor of its operands' broadcast shape.
-_BROADCAST_FAMILIES = frozenset({"arith", "scalar", "cast", "compare", "logical", "math", "activation"})
+_BROADCAST_FAMILIES = frozenset({"arith", "scalar", "cast", "compare", "logical", "math", "activation", "opinfo"})
 #: Ops of other families that do the same.
 _BROADCAST_OPS = frozenset({"input", "where", "where_scalar", "masked_fill", "clamp", "clamp_tensor", "full_like"})
 

@@ -6,7 +6,8 @@ and names, per function, its CPU float dtypes and each keyword set of its sample
 the *interval* where the function is finite and steady. A function the hand-written
 vocabulary already draws under its name is left to it (``__init__`` skips the name).
 
-Each becomes an op of family ``opinfo``. An operand whose values (widened by its error)
+Each becomes an op of family ``opinfo`` (``opinfo_shape`` for the few whose result's shape
+is not the operand's on unit dims or a 0-d tensor: ``squeeze_copy``, ``atleast_1d``). An operand whose values (widened by its error)
 leave the sample's interval is clamped into it first, so eager defines every value. The
 range and error of the result are not derived by hand: they are measured on a float64
 grid of the operand's interval (257 points, widened by the steepest step seen), and the
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 from pathlib import Path
 from typing import Any
 
@@ -76,13 +76,12 @@ def _measure(call: str, kwargs: str, lo: float, hi: float, err: float) -> tuple[
     return float(y.min()) - margin, float(y.max()) + margin, slope
 
 
-def _plan(entry: dict[str, Any], sample: int, t: TensorType) -> tuple[float, float, float, bool] | None:
-    """(lo, hi, err, clamped) of the result, or None where it would not fit the dtype."""
+def _plan(entry: dict[str, Any], sample: int, t: TensorType) -> tuple[float, float, float, bool]:
+    """(lo, hi, err, clamped) of the result: its range, the error the operand's carries
+    through, and whether the operand is clamped into the sample's interval first."""
     chosen = entry["samples"][sample]
     lo, hi, err, clamped = _argument(t, tuple(chosen["interval"]))
     f_lo, f_hi, slope = _measure(entry["call"], json.dumps(chosen["kwargs"], sort_keys=True), lo, hi, err)
-    if not (math.isfinite(f_lo) and math.isfinite(f_hi)) or not fits(t.dtype, f_lo, f_hi):
-        return None
     return f_lo, f_hi, slope * err * 1.5, clamped
 
 
@@ -90,9 +89,14 @@ def _op(entry_name: str, entry: dict[str, Any]) -> Op:
     dtypes = frozenset(entry["dtypes"])
     count = len(entry["samples"])
 
+    # Every operand is clamped into the sample's interval: the function's image over the
+    # whole interval bounds every result, so acceptance asks only whether that fits.
+    images = [_measure(entry["call"], json.dumps(s["kwargs"], sort_keys=True), *s["interval"], 0.0)
+              for s in entry["samples"]]
+    fitting = frozenset(d for d in dtypes if all(fits(d, lo, hi) for lo, hi, _ in images))
+
     def accepts(t: Type) -> bool:
-        return (isinstance(t, TensorType) and real(t) and t.is_float and t.dtype in dtypes and not t.nonfinite
-                and all(_plan(entry, i, t) is not None for i in range(count)))
+        return isinstance(t, TensorType) and t.dtype in fitting and real(t) and not t.nonfinite
 
     def render(o: tuple[str, ...], a: dict, s: str) -> str:
         chosen = entry["samples"][a["sample"]]
@@ -110,7 +114,10 @@ def _op(entry_name: str, entry: dict[str, Any]) -> Op:
     def draw_attrs(draw: Any, types: tuple[TensorType, ...]) -> dict:
         return {"sample": draw(sampled(range(count)))}  # the simplest keywords first: a shrink goes there
 
-    return Op(op_name(entry_name), "opinfo", 1, accepts, render, derive, draw_attrs)
+    # A function that keeps every shape is elementwise in the inference's sense too (its
+    # type is inferred once per dtype and rank, ``strategies.ops._broadcasts``).
+    family = "opinfo" if entry["keeps_shape"] else "opinfo_shape"
+    return Op(op_name(entry_name), family, 1, accepts, render, derive, draw_attrs)
 
 
 OPS = [_op(name, entry) for name, entry in sorted(_load().items())]

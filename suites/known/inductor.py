@@ -51,9 +51,10 @@ ROWS: tuple[Known, ...] = (
         id="inductor-int8-maximum-mixed-width-codegen", backends=("inductor",), kind="bug",
         stages=("compile-on-call",), dynamic=False, outcome="crash", errors=("InductorError",),
         message=(r"CppCompileError: C\+\+ compile error: error: no matching function for call to "
-                 r"‘(max|min)_propagate_nan\(signed char&, int&\)’"),
-        reason=("torch.maximum of an int8 value and a wider int computed with it (x1 + buffer, abs) fused with a "
-                "narrowed int32 tensor: Inductor's C++ emits max_propagate_nan(signed char, int), which no overload "
-                "takes."),
+                 r"‘(max|min)_propagate_nan\(((un)?signed char|u?intN_t)&, int&\)’"),
+        reason=("torch.maximum of an int8 or uint8 value and a wider int computed with it (x1 + buffer, abs; "
+                "`torch.maximum(x, x.abs())` of a 0-d uint8), or an int16 amax of a truncating division: Inductor's C++"
+                " emits max_propagate_nan of a narrow int and an int (signed char, unsigned char, int16_t), which no "
+                "overload takes."),
     ),
 )

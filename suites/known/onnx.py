@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .rows import Known
+from .rows import Known, When
 
 ROWS: tuple[Known, ...] = (
     Known(
@@ -150,14 +150,23 @@ ROWS: tuple[Known, ...] = (
         stages=("session",), dynamic=False, outcome="crash", errors=("Fail",),
         message=(r"\[ONNXRuntimeError\] : N : FAIL : Node \(\w+\) Op \(Squeeze\) \[ShapeInferenceError\] Dimension of "
                  r"input N must be N instead of N"),
+        also=(When(stages=("run",), dynamic=True, outcome="crash", errors=("Fail",),
+                   message=r"\[ONNXRuntimeError\] : N : FAIL : Non-zero status code returned while running Squeeze node"),),
         reason=("x.squeeze(1) of a dim that is not 1 is a no-op in PyTorch; the exporter writes an ONNX Squeeze of that"
-                " axis, which onnxruntime rejects when the session is made."),
+                " axis, which onnxruntime rejects when the session is made; over a dynamic dim, when it runs at a size"
+                " that is not 1."),
     ),
     Known(
         id="onnx-broadcast-input-copy-shape", backends=("onnx",), kind="bug",
         outcome="mismatch", differences=("shape",), special=("",), ops=("input_update",),
+        also=(When(stages=("session",), dynamic=False, outcome="crash", errors=("Fail",),
+                   message=(r"\[ONNXRuntimeError\] : N : FAIL : Node \(node_GatherND_N\) Op \(GatherND\) "
+                            r"\[ShapeInferenceError\] Both `data` and `indices` input tensors in GatherND op need to "
+                            r"have rank larger than N")),),
         reason=("`x.copy_(y)` of an input from a broadcast one ((3,) from (1,)) and values computed after it come back "
-                "in y's shape: the exported graph uses the source of the copy in place of the input it overwrote."),
+                "in y's shape: the exported graph uses the source of the copy in place of the input it overwrote. From "
+                "a 0-d y, an index of x after it (`x1.copy_(x0); x1[[0]]`) becomes a GatherND of a 0-d tensor, which "
+                "ONNX Runtime rejects when the session is made."),
     ),
     Known(
         id="onnx-sdpa-zero-length-reshape", backends=("onnx",), kind="bug",
@@ -250,5 +259,20 @@ ROWS: tuple[Known, ...] = (
         reason=("Two clamps of one float64 input to the same bounds, one feeding a HardSigmoid (which ONNX Runtime has no"
                 " float64 kernel for) and the other another op: making the session fails with a Clip's min bound missing"
                 " from the graph. Alone, the float64 HardSigmoid is a clean rejection (onnxruntime-no-kernel-for-type)."),
+    ),
+    Known(
+        id="onnx-cat-all-empty", backends=("onnx",), kind="bug",
+        stages=("onnx-export",), dynamic=False, outcome="crash", errors=("ConversionError",),
+        message=r"AssertionError: aten::cat received all None or empty tensors",
+        reason=("torch.cat of tensors that are all empty (two of shape (0,); eager returns one of shape (0,)) fails the "
+                "export: torchlib's aten_cat drops empty inputs and then asserts that something is left."),
+    ),
+    Known(
+        id="onnx-topk-zero-dim", backends=("onnx",), kind="bug",
+        stages=("session",), dynamic=False, outcome="crash", errors=("Fail",),
+        message=r"\[ONNXRuntimeError\] : N : FAIL : Node \(node_topk_+N\) Op \(TopK\) \[ShapeInferenceError\] Invalid value for "
+                r"attribute axis",
+        reason=("torch.topk(x, 1) of a 0-d tensor (eager returns 0-d values and indices) fails when the session is made: "
+                "the exporter writes an ONNX TopK over axis -1 of a rank-0 input, which ONNX's TopK does not take."),
     ),
 )

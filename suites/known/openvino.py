@@ -256,4 +256,17 @@ ROWS: tuple[Known, ...] = (
                 " with no dim of size 1): the data of a multi-element tensor as a scalar. A float op after it on "
                 "bfloat16 aborts the process. torch.squeeze(x) is converted right."),
     ),
+    Known(
+        id="openvino-dynamic-size-output-as-tensor", backends=("openvino",), kind="bug",
+        stages=("judge",), dynamic=True, outcome="mismatch", differences=("leaf_type",), expected=("int",),
+        got=("Tensor",), ops=("shape",),
+        reason=("A size returned by forward (`return x.shape[0]`) over a dynamic dim comes back as a 0-d tensor, not the"
+                " Python int eager returns: convert_model makes the symbolic size a graph output like any tensor."),
+    ),
+    Known(
+        id="openvino-int32-relu-in-float32", backends=("openvino",), kind="bug",
+        outcome="mismatch", differences=("values",), expected=("int32",), special=("", "0-d"), ops=("relu",),
+        reason=("relu of an int32 tensor goes through float32: 2147483646 comes back -2147483648 (rounded to 2^31, then"
+                " cast back out of range); values up to 2^24 are right."),
+    ),
 )
