@@ -12,7 +12,8 @@ float64 vectors: it is reached by a public name (``torch.<name>``: ``torch.acos`
 ``torch.nn.functional.softplus``, ``torch.special.i1``); a sample of it takes one tensor
 and literal keywords; its result has the input's shape and dtype; it is elementwise
 (permuting, reshaping or slicing the input does the same to the result, and equal
-values keep the length), leaves its input as it was, is deterministic (two calls agree)
+values keep the length), leaves its input as it was, is deterministic (two calls agree, and no overload it calls is
+tagged ``nondeterministic_seeded``, as dropouts and ``rrelu`` are)
 and continuous (no step: ``discontinuous``). Each keyword set of its samples is kept, the simplest first (a
 shrink goes there). Its *interval* is the longest stretch of [-8, 8] where, on a grid
 of step 1e-3, the function is finite, at most 1e4 in magnitude (float16's cap) and
@@ -85,6 +86,23 @@ def elementwise(f: Any, kwargs: dict[str, Any]) -> str:
     except Exception:  # noqa: BLE001
         return "not elementwise"
     return "" if tied.shape == ties.shape else "not elementwise"
+
+
+def seeded(f: Any, kwargs: dict[str, Any]) -> bool:
+    """It calls an overload PyTorch tags ``nondeterministic_seeded`` (``rrelu``, dropouts):
+    random by nature, whatever the keywords make of it here."""
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class Watch(TorchDispatchMode):
+        found = False
+
+        def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kw: Any = None) -> Any:
+            Watch.found |= torch.Tag.nondeterministic_seeded in func.tags
+            return func(*args, **(kw or {}))
+
+    with Watch():
+        f(torch.linspace(-2.5, 2.5, 24, dtype=torch.float64), **kwargs)
+    return Watch.found
 
 
 def keeps_shape(f: Any, kwargs: dict[str, Any]) -> bool:
@@ -168,7 +186,8 @@ def main() -> None:
             left_out[key] = "no sample of one tensor and literal keywords"
             continue
         kwargs_sets.sort(key=lambda k: (len(k), json.dumps(k, sort_keys=True)))
-        why = elementwise(f, kwargs_sets[0])
+        why = elementwise(f, kwargs_sets[0]) or ("random: calls a nondeterministic_seeded overload"
+                                                 if any(seeded(f, k) for k in kwargs_sets) else "")
         if why:
             left_out[key] = why
             continue

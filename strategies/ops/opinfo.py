@@ -19,13 +19,14 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 from pathlib import Path
 from typing import Any
 
 import torch
 
 from ..choices import sampled
-from .base import UNIT, Op, TensorType, Type, finish, fits, real, rounding
+from .base import Op, TensorType, Type, finish, fits, real, rounding
 
 TABLE = Path(__file__).with_name("opinfo.json")
 #: Units of roundoff a function's own evaluation may add (its libm or series error).
@@ -50,15 +51,21 @@ def _function(call: str) -> Any:
     return target
 
 
+@functools.cache
+def _rounded(interval: tuple[float, float], dtype: str) -> tuple[float, float]:
+    """The interval's bounds as the clamp writes them in ``dtype``: rounded to it."""
+    a, b = torch.tensor(interval, dtype=torch.float64).to(getattr(torch, dtype)).double().tolist()
+    return a, b
+
+
 def _argument(t: TensorType, interval: tuple[float, float]) -> tuple[float, float, float, bool]:
-    """(lo, hi, err, clamped) of what the function sees: the operand, clamped into the
-    interval where it may leave it (the clamp's bounds round to the operand's dtype)."""
-    a, b = interval
-    if a <= t.lo - t.err and t.hi + t.err <= b:
+    """(lo, hi, err, clamped) of what the function sees: the operand where it stays inside
+    the interval (its error included), else its values clamped into the interval's
+    bounds as ``t``'s dtype holds them."""
+    a, b = _rounded(interval, t.dtype)
+    if max(a, interval[0]) <= t.lo - t.err and t.hi + t.err <= min(b, interval[1]):
         return t.lo, t.hi, t.err, False
-    slack = UNIT[t.dtype] * max(abs(a), abs(b))
-    lo, hi = min(max(t.lo - t.err, a), b), max(min(t.hi + t.err, b), a)
-    return max(lo - slack, a - slack), min(hi + slack, b + slack), t.err, True
+    return min(max(t.lo - t.err, a), b), max(min(t.hi + t.err, b), a), t.err, True
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -81,8 +88,18 @@ def _plan(entry: dict[str, Any], sample: int, t: TensorType) -> tuple[float, flo
     through, and whether the operand is clamped into the sample's interval first."""
     chosen = entry["samples"][sample]
     lo, hi, err, clamped = _argument(t, tuple(chosen["interval"]))
-    f_lo, f_hi, slope = _measure(entry["call"], json.dumps(chosen["kwargs"], sort_keys=True), lo, hi, err)
+    # A clamped operand's values lie in [lo, hi] whatever its error: the grid stays there.
+    f_lo, f_hi, slope = _measure(entry["call"], json.dumps(chosen["kwargs"], sort_keys=True), lo, hi,
+                                 0.0 if clamped else err)
     return f_lo, f_hi, slope * err * 1.5, clamped
+
+
+def _image_fits(sample: dict[str, Any], call: str, dtype: str) -> bool:
+    """The function's image over the sample's interval (its bounds in ``dtype``) is finite
+    and fits ``dtype``."""
+    lo, hi, _ = _measure(call, json.dumps(sample["kwargs"], sort_keys=True), *_rounded(tuple(sample["interval"]), dtype),
+                         0.0)
+    return math.isfinite(lo) and math.isfinite(hi) and fits(dtype, lo, hi)
 
 
 def _op(entry_name: str, entry: dict[str, Any]) -> Op:
@@ -91,9 +108,7 @@ def _op(entry_name: str, entry: dict[str, Any]) -> Op:
 
     # Every operand is clamped into the sample's interval: the function's image over the
     # whole interval bounds every result, so acceptance asks only whether that fits.
-    images = [_measure(entry["call"], json.dumps(s["kwargs"], sort_keys=True), *s["interval"], 0.0)
-              for s in entry["samples"]]
-    fitting = frozenset(d for d in dtypes if all(fits(d, lo, hi) for lo, hi, _ in images))
+    fitting = frozenset(d for d in dtypes if all(_image_fits(s, entry["call"], d) for s in entry["samples"]))
 
     def accepts(t: Type) -> bool:
         return isinstance(t, TensorType) and t.dtype in fitting and real(t) and not t.nonfinite

@@ -72,7 +72,8 @@ ROWS: tuple[Known, ...] = (
     Known(
         id="onnx-no-function-for-op", backends=("onnx",), kind="unsupported",
         stages=("onnx-export",), dynamic=False, outcome="crash", errors=("ConversionError",),
-        message=r"DispatchError: No ONNX function found for <OpOverload\(op='(aten|prims)\.\w+'",
+        message=(r"DispatchError: No ONNX function found for <OpOverload\(op='(aten\.\w+|prims\.(bessel_\w+|digamma|"
+                 r"erf_inv|ndtri|log_ndtr|erfcx|spherical_bessel_\w+|lgamma|polygamma))'"),
         reason=("The exporter has no ONNX function for this overload (aten.sort.stable; prims.digamma, prims.erf_inv and "
                 "the prims.bessel_* that torch.special's functions decompose to) and says so, naming it."),
         link="https://github.com/microsoft/onnxscript/tree/main/onnxscript/function_libs/torch_lib",
@@ -274,5 +275,14 @@ ROWS: tuple[Known, ...] = (
                 r"attribute axis",
         reason=("torch.topk(x, 1) of a 0-d tensor (eager returns 0-d values and indices) fails when the session is made: "
                 "the exporter writes an ONNX TopK over axis -1 of a rank-0 input, which ONNX's TopK does not take."),
+    ),
+    Known(
+        id="onnx-zero-size-reshape-minus-one", backends=("onnx",), kind="bug",
+        stages=("session",), dynamic=False, outcome="crash", errors=("Fail",),
+        message=(r"\[ONNXRuntimeError\] : N : FAIL : Node \(node_Reshape_N\) Op \(Reshape\) \[ShapeInferenceError\] "
+                 r"Invalid Target shape product of N\. Product cannot be N in combination with -N"),
+        reason=("nn.GroupNorm over a zero-size batch ((0, 1); eager returns an empty (0, 1)) fails when the session is "
+                "made: torchlib's group_norm reshapes to (N, groups, -1), and with N = 0 the -1 cannot be inferred "
+                "from a product of 0."),
     ),
 )

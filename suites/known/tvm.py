@@ -856,13 +856,14 @@ ROWS: tuple[Known, ...] = (
                 "slice to empty."),
     ),
     Known(
-        id="tvm-strided-slice-negative-extent", backends=("tvm-fx",), kind="bug",
+        id="tvm-strided-slice-negative-extent", backends=("tvm-fx", "tvm-ep"), kind="bug",
         stages=("import",), outcome="crash", errors=("ValueError",),
         message=(r"broadcast_to expects the input tensor shape is broadcastable to the target shape\. The target shape "
                  r"at dim N is T\.intN\(N\) while the input tensor shape at dim N is T\.intN\(-N\)"),
         reason=("The same empty slice, x[..., 1:-1] of a size-1 dim, is given the extent -1 by Relax's shape inference "
                 "at import (end - begin, unclamped), so the next op's shape check fails before any build: "
-                "buf.copy_(x[..., 1:-1]) into a buffer of shape (1, 0) reads as broadcast_to from a dim of -1."),
+                "buf.copy_(x[..., 1:-1]) into a buffer of shape (1, 0) reads as broadcast_to from a dim of -1 (on "
+                "from_exported_program too: `buf[0:0] = x[..., None][..., 1:-1]`)."),
     ),
     Known(
         id="tvm-dynamo-topk-zero-dim", backends=("tvm-dynamo",), kind="bug",
