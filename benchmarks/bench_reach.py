@@ -433,8 +433,8 @@ def opinfo_source() -> str:
     reasons = Counter(why.split(":")[0] for why in table["left_out"].values())
     left = "; ".join(f"{why}: {n}" for why, n in reasons.most_common())
     return (f"OpInfo as the vocabulary's second source (`{TABLE.name}`, torch {table['torch']}): {len(drawn)} unary "
-            f"float functions drawn as ops of the families `opinfo` and `opinfo_shape`, {by_hand} more that the hand-written vocabulary "
-            f"draws under the same name; {len(table['left_out'])} entries left out, by rule: {left}.")
+            f"float functions drawn as ops of the families `opinfo` and `opinfo_shape`, {by_hand} more that the "
+            f"hand-written vocabulary draws under the same name; {len(table['left_out'])} entries left out, by rule: {left}.")
 
 
 def _measure(options: argparse.Namespace) -> None:
