@@ -171,15 +171,6 @@ def export_graph(model: torch.nn.Module, args: tuple[Any, ...], kwargs: dict[str
         return None
 
 
-def leaf_position(output: Any, steps_key: Any) -> int:
-    """The pytree position of the leaf at ``steps_key`` (a tuple of pytree keys' text) in ``output``."""
-    try:
-        paths = [p for p, _ in pytree.tree_flatten_with_path(output)[0]]
-    except ValueError:  # a node registered without keys: no path to name
-        return -1
-    return next((i for i, p in enumerate(paths) if steps_key(p)), -1)
-
-
 # -- the table, from the generator's own programs -------------------------------------------
 
 _LINE = re.compile(r"^\s*(?:v|self\.s)(\d+)\b")

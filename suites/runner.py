@@ -313,7 +313,7 @@ def execute(backend: Backend, case: Subject, options: dict[str, Any]) -> Verdict
     start = time.perf_counter()
     verdict = _execute(backend, case, options)
     _probe(backend, verdict)
-    if verdict.outcome == "crash" and not verdict.leaf_op and isinstance(case, OwnModel):
+    if verdict.outcome == "crash" and not verdict.leaf_op and kind_of(case).graph_named:
         # A user's model is named by its graph's ops, so that a row of a crash that names
         # ops tells it apart from another cause with the same message.
         verdict.leaf_op = kind_of(case).trigger(case)
@@ -365,7 +365,7 @@ def _judge(backend: Backend, case: Subject, options: dict[str, Any], run: _Run, 
         first = differences[0]
         verdict.leaf_op = (_op_at(case, first.steps) if generated else
                            kind.leaf_name(case) or _state_op(run, first) or _own_leaf_op(case, run, first))
-        if (generated or isinstance(case, OwnModel)) and first.kind in _LEAF_KINDS and not first.in_state:
+        if (generated or kind.graph_named) and first.kind in _LEAF_KINDS and not first.in_state:
             verdict.probe_with = (case, options, first.steps)
     elif backend.contract is Contract.NESTING:
         # Within the contract, but the user still sees other container types.
@@ -404,7 +404,7 @@ def _probe(backend: Backend, verdict: Verdict) -> None:
     start = time.perf_counter()
     case, options, steps = verdict.probe_with
     verdict.probe_with = None
-    verdict.root = (_own_root_cause(backend, case, options, steps) if isinstance(case, OwnModel)
+    verdict.root = (_own_root_cause(backend, case, options, steps) if kind_of(case).graph_named
                     else _root_cause(backend, case, options, steps))
     if verdict.root:
         verdict.leaf_op = verdict.root["op"]
@@ -581,7 +581,7 @@ def _own_leaf(case: OwnModel, expected: Any, steps: tuple[Step, ...]) -> tuple[G
 
 def _own_leaf_op(case: Subject, run: _Run, difference: Difference) -> str:
     """The generator's names of the call that made a user's model's differing leaf."""
-    if not isinstance(case, OwnModel) or difference.in_state:
+    if not kind_of(case).graph_named or difference.in_state:
         return ""
     graph, position = _own_leaf(case, run.expected, difference.steps)
     node = graph.producer(position) if graph is not None else None

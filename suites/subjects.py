@@ -40,6 +40,10 @@ class SubjectKind(Generic[S]):
     #: A program the generator wrote: the runner knows each value's op and rounding error,
     #: the shrinker simplifies it, it may be dynamic.
     generated = False
+    #: Code the suite did not write, whose ops are read from its exported graph
+    #: (``suites.attribution``): a differing leaf is named by cutting the graph, a crash by
+    #: the graph's ops.
+    graph_named = False
     #: The file of a corpus entry that holds it.
     file_name = "case.json"
 
@@ -122,6 +126,7 @@ class _GeneratedCase(SubjectKind[Case]):
 
 class _OwnModel(SubjectKind[OwnModel]):
     tag, type, file_name = "own_model", OwnModel, "model.json"
+    graph_named = True
 
     def payload(self, subject: OwnModel) -> dict[str, Any]:
         return json.loads(subject.to_json())["own_model"]
