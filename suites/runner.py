@@ -375,6 +375,15 @@ def _judge(backend: Backend, case: Subject, options: dict[str, Any], run: _Run, 
     _timed(verdict.timings, "judge", start)
 
 
+def _leaves_by_path(tree: Any) -> dict[tuple[Step, ...], Any] | None:
+    """Each leaf of an output tree by its oracle path, in pytree order; None where a node
+    is registered without keys (transformers' ModelOutput): no path to name."""
+    try:
+        return {tuple(Step.of_key(k) for k in p): leaf for p, leaf in pytree.tree_flatten_with_path(tree)[0]}
+    except ValueError:
+        return None
+
+
 def _fp64_reference(case: Case) -> Callable[[tuple[Step, ...]], Any] | None:
     """path -> a float64 run of eager's value there (its float inputs, parameters and
     buffers in float64; the program's own casts as they are), for a program with an op
@@ -388,12 +397,10 @@ def _fp64_reference(case: Case) -> Callable[[tuple[Step, ...]], Any] | None:
         args, kwargs = pytree.tree_map(
             lambda t: t.double() if isinstance(t, torch.Tensor) and t.is_floating_point() else t, (args, kwargs))
         with torch.no_grad():
-            out = model(*args, **kwargs)
-        leaves = pytree.tree_flatten_with_path(out)[0]
+            found = _leaves_by_path(model(*args, **kwargs))
     except Exception:  # noqa: BLE001 - no float64 run: the leaf is judged by its tolerance alone
         return None
-    found = {tuple(Step.of_key(k) for k in p): leaf for p, leaf in leaves}
-    return found.get
+    return found.get if found is not None else None
 
 
 def _probe(backend: Backend, verdict: Verdict) -> None:
@@ -572,10 +579,7 @@ def _own_leaf(case: OwnModel, expected: Any, steps: tuple[Step, ...]) -> tuple[G
     graph = case.graph()
     if graph is None:
         return None, -1
-    try:
-        paths = [tuple(Step.of_key(k) for k in p) for p, _ in pytree.tree_flatten_with_path(expected)[0]]
-    except ValueError:  # a node registered without keys (transformers' ModelOutput): no path to name
-        return None, -1
+    paths = list(_leaves_by_path(expected) or ())
     return graph, paths.index(steps) if steps in paths else -1
 
 
@@ -634,9 +638,8 @@ def _state_op(run: _Run, difference: Difference) -> str:
     is named as a generated case's would be (``buffer_update``, ``input_update``)."""
     if difference.in_state:
         return "buffer_update" if difference.steps[0].value == "buffers" else "input_update"
-    try:
-        leaves = {tuple(Step.of_key(k) for k in p): leaf for p, leaf in pytree.tree_flatten_with_path(run.expected)[0]}
-    except ValueError:  # a node registered without keys (transformers' ModelOutput): no path to name
+    leaves = _leaves_by_path(run.expected)
+    if leaves is None:
         return ""
     leaf = leaves.get(difference.steps)
     for part, update in (("buffers", "buffer_update"), ("inputs", "input_update")):
