@@ -19,7 +19,7 @@ from typing import Any
 import torch
 from torch.utils import _pytree as pytree
 
-from . import elementwise, idioms, layers, leaves, mathops, opinfo, reductions, shapes, sizes, state
+from . import elementwise, idioms, layers, leaves, mathops, opinfo, reductions, samples, shapes, sizes, state
 from .base import (
     COMPLEX,
     DOMAIN,
@@ -70,6 +70,8 @@ for _module in (leaves, elementwise, mathops, reductions, shapes, layers, state,
         OPS[_op.name] = replace(_op, nonfinite_ok=_op.name in NONFINITE_OK)
 # OpInfo's functions, where the hand-written vocabulary (with its derived bounds) has no op of that name.
 OPS.update((_op.name, _op) for _op in opinfo.OPS if _op.name not in OPS)
+# OpInfo's and ModuleInfo's other sample calls (named ``sample_*``: none is hand-written).
+OPS.update((_op.name, _op) for _op in samples.OPS)
 if NONFINITE_OK - OPS.keys():
     raise ValueError(f"NONFINITE_OK names unknown ops: {sorted(NONFINITE_OK - OPS.keys())}")
 FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(op.family for op in OPS.values()))

@@ -1,0 +1,169 @@
+"""OpInfo's and ModuleInfo's sample calls as ops: every function and ``torch.nn`` module
+of PyTorch's own database that eager defines on a program's values.
+
+``samples.json`` is harvested by ``scripts/harvest_samples.py``, which says by what rules
+a sample qualifies (it runs, is finite, well conditioned, deterministic and continuous
+on the values below, and its result's shape does not follow the values). Per sample it
+keeps the calling form: the shapes of the float tensors it passes, its integer tensors
+as literals, its other arguments as they are.
+
+In a program, a sample op takes one float operand and cuts every float tensor of the
+call from it: flattened, repeated where it is too small, sliced to the tensor's size
+(each tensor from its own offset, so two operands differ) and reshaped. An operand
+whose values leave the sample's *domain* ([-3, 3], or [0.5, 3] for a sample that needs
+positive values) is clamped into it first. A module is built once, as the state of the
+program (``make_model`` draws its parameters as every other module's), in the operand's
+dtype.
+
+The result's range and error are not derived: the harvest's largest result (``bound``)
+and steepest slope (``slope``) give a claim with a margin (``tests/test_ops.py`` holds
+it to eager), and the ``fp64_ref`` rule judges the values (``suites.oracle``).
+
+The entries split into families by where PyTorch keeps them, so that each is drawn as
+often as one family of the hand-written vocabulary: ``opinfo_torch`` (``torch.<name>``),
+``opinfo_functional`` (``torch.nn.functional``), ``opinfo_module`` (``torch.nn``
+modules) and ``opinfo_math`` (``torch.linalg``, ``torch.special``, ``torch.fft``,
+``torch.masked``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from ..choices import sampled
+from .base import CAP, UNIT, Op, PyType, TensorType, TupleType, Type, dt, finish, real
+
+TABLE = Path(__file__).with_name("samples.json")
+DOMAINS = {"real": (-3.0, 3.0), "positive": (0.5, 3.0)}
+#: The claimed range is the harvest's largest result times this, plus one.
+MARGIN = 2.0
+#: Units of roundoff of the result's scale that its own evaluation may add.
+EVALUATION_ULPS = 64
+
+
+def _load() -> dict[str, dict[str, Any]]:
+    return json.loads(TABLE.read_text())["ops"] if TABLE.exists() else {}
+
+
+def op_name(entry: str) -> str:
+    """``nn.functional.max_pool2d`` -> ``sample_max_pool2d``; ``nn.MaxPool2d`` ->
+    ``sample_nn_MaxPool2d``; ``linalg.det`` -> ``sample_linalg_det``."""
+    return "sample_" + entry.removeprefix("nn.functional.").replace(".", "_").replace("-", "_")
+
+
+def family(entry: str, kind: str) -> str:
+    if kind == "module":
+        return "opinfo_module"
+    if entry.startswith("nn.functional."):
+        return "opinfo_functional"
+    if entry.split(".")[0] in ("linalg", "special", "fft", "masked"):
+        return "opinfo_math"
+    return "opinfo_torch"
+
+
+def _claimed(sample: dict[str, Any]) -> float:
+    return MARGIN * sample["bound"] + 1.0
+
+
+def _clamped(sample: dict[str, Any], t: TensorType) -> bool:
+    lo, hi = DOMAINS[sample["domain"]]
+    return not (lo <= t.lo - t.err and t.hi + t.err <= hi)
+
+
+def _cut(x: str, shape: list[int], offset: int, t: TensorType) -> str:
+    """A tensor of ``shape`` cut from the operand ``x``: from element ``offset`` of it
+    flattened (repeated where it is too small)."""
+    n = math.prod(shape)
+    flat, length = f"{x}.reshape(-1)", t.numel
+    if length < offset + n:
+        copies = -(-(offset + n) // length)
+        flat, length = f"{flat}.repeat({copies})", length * copies
+    if length != n:
+        flat += f"[{offset}:{offset + n}]" if offset else f"[:{n}]"
+    return f"{flat}.reshape({tuple(shape)!r})"
+
+
+def _source(enc: Any, cuts: list[str]) -> str:
+    if isinstance(enc, list):
+        return "[" + ", ".join(_source(v, cuts) for v in enc) + "]"
+    if isinstance(enc, dict):
+        if "float" in enc:
+            return cuts[enc["float"]]
+        if "literal" in enc:
+            return f"torch.tensor({enc['literal']!r}, dtype={dt(enc['dtype'])}).reshape({tuple(enc['shape'])!r})"
+        if "dtype_of" in enc:
+            return dt(enc["dtype_of"])
+        if "tuple" in enc:
+            items = [_source(v, cuts) for v in enc["tuple"]]
+            return f"({items[0]},)" if len(items) == 1 else "(" + ", ".join(items) + ")"
+        if "float_literal" in enc:
+            return f'float("{enc["float_literal"]}")'
+    return repr(enc)
+
+
+def _call(sample: dict[str, Any], x: str, t: TensorType) -> str:
+    """The arguments of the call, positional then keywords, every float tensor cut from ``x``."""
+    if sample["shapes"] and _clamped(sample, t):
+        lo, hi = DOMAINS[sample["domain"]]
+        x = f"{x}.clamp({lo!r}, {hi!r})"
+    cuts = [_cut(x, shape, i, t) for i, shape in enumerate(sample["shapes"])]
+    parts = [_source(a, cuts) for a in sample["args"]]
+    parts += [f"{k}={_source(v, cuts)}" for k, v in sorted(sample["kwargs"].items())]
+    return ", ".join(parts)
+
+
+def _pick(sample: dict[str, Any]) -> str:
+    return "".join(f"[{i}]" for i in sample["pick"] or ())
+
+
+def _op(entry_name: str, entry: dict[str, Any]) -> Op:
+    samples = entry["samples"]
+    module = entry["kind"] == "module"
+
+    def fitting(t: TensorType) -> list[int]:
+        return [i for i, s in enumerate(samples) if t.dtype in s["dtypes"] and _claimed(s) <= CAP[t.dtype]]
+
+    def accepts(t: Type) -> bool:
+        return (isinstance(t, TensorType) and t.is_float and real(t) and not t.nonfinite and t.numel > 0
+                and bool(fitting(t)))
+
+    def render(o: tuple[str, ...], a: dict, s: str) -> str:
+        sample = samples[a["sample"]]
+        target = s if module else entry["call"]
+        return f"{target}({_call(sample, o[0], a['_types'][0])}){_pick(sample)}"
+
+    def state(types: tuple[TensorType, ...], a: dict) -> str:
+        sample, t = samples[a["sample"]], types[0]
+        args = [_source(v, []) for v in sample["ctor_args"]]
+        args += [f"{k}={_source(v, [])}" for k, v in sorted(sample["ctor_kwargs"].items())]
+        built = f"{entry['call']}({', '.join(args)})"
+        return built if t.dtype == "float32" else f"{built}.to({dt(t.dtype)})"
+
+    def derive(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
+        sample, t = samples[attrs["sample"]], types[0]
+        bound = _claimed(sample)
+        carried = 2 * sample["slope"] * t.err  # clamping is continuous: the operand's error carries
+
+        def leaf(o: Type) -> Type:
+            if not isinstance(o, TensorType):
+                return o
+            own = EVALUATION_ULPS * UNIT[o.dtype] * bound if o.is_float else 0.0
+            return finish(o, -bound, bound, carried + own)
+
+        if isinstance(out, TupleType):
+            return TupleType(out.kind, tuple(leaf(i) for i in out.items), out.fields)
+        return leaf(out) if not isinstance(out, PyType) else out
+
+    def draw_attrs(draw: Any, types: tuple[TensorType, ...]) -> dict:
+        return {"sample": draw(sampled(fitting(types[0])))}  # the simplest sample first: a shrink goes there
+
+    return Op(op_name(entry_name), family(entry_name, entry["kind"]), 1, accepts, render, derive, draw_attrs,
+              state=state if module else None)
+
+
+OPS = [_op(name, entry) for name, entry in sorted(_load().items())]
+
+__all__ = ["OPS", "TABLE", "op_name"]
