@@ -314,6 +314,24 @@ class IgnoresHardtanhBounds(Eager):
             torch.nn.functional.hardtanh = original
 
 
+class IgnoresAlignCorners(Eager):
+    """A converter of one op from OpInfo's samples that drops a keyword: ``F.interpolate``
+    always resamples with ``align_corners=False``. Right where the sample says False,
+    wrong where it says True."""
+
+    name = "ignores-align-corners"
+
+    def run(self, compiled: Any, ctx: CompileContext) -> Any:
+        original = torch.nn.functional.interpolate
+        torch.nn.functional.interpolate = lambda x, *args, **kwargs: original(
+            x, *args, **{**kwargs, "align_corners": False if kwargs.get("mode") in ("bilinear", "bicubic", "linear",
+                                                                                   "trilinear") else None})
+        try:
+            return Eager.run(self, compiled, ctx)
+        finally:
+            torch.nn.functional.interpolate = original
+
+
 class HigherPrecision(Eager):
     """A valid compiler that keeps more precision than eager: float16 and bfloat16 (and,
     with ``widen_float32``, float32) chains computed in a wider float, each output rounded

@@ -15,12 +15,19 @@ from hypothesis import seed, settings
 
 from strategies import Case, Container, Ref, cases, engine
 from strategies.ops import OPS, TupleType
+from strategies.ops import samples
 from strategies.ops.opinfo import TABLE
 from strategies.render import program_types
 from suites.conformance import ConformanceFailure, Recorder, conformance_property
 from suites.runner import execute
 from suites.simplify import simplified
-from tests.harness_backends import DISTORTIONS, STATE_DISTORTIONS, IgnoresHardtanhBounds, distorting_backend
+from tests.harness_backends import (
+    DISTORTIONS,
+    STATE_DISTORTIONS,
+    IgnoresAlignCorners,
+    IgnoresHardtanhBounds,
+    distorting_backend,
+)
 
 # A fixed seed rather than derandomize=True: as reproducible, and derandomized runs were
 # seen to stop shrinking at a local minimum (an unused second input left in).
@@ -176,3 +183,28 @@ def test_a_wrong_opinfo_function_shrinks_to_its_simplest_failing_sample():
     samples = json.loads(TABLE.read_text())["ops"]["nn.functional.hardtanh"]["samples"]
     assert samples[0]["kwargs"] == {} and dict(value.attrs)["sample"] == 1, case  # the first that fails
     assert [(i.dtype, i.shape) for i in case.inputs] == [("float32", ())], case
+
+
+def test_a_wrong_converter_of_a_sampled_op_shrinks_to_the_op_alone():
+    """A converter that drops ``align_corners`` from ``F.interpolate`` is found among
+    OpInfo's sample calls drawn inside programs, and shrinks to the op alone at the first
+    sample that shows it, on a float32 operand of two elements (a constant image
+    resamples alike either way), cut to the sample's shape."""
+    backend = IgnoresAlignCorners()
+
+    def run_case(case, options):
+        return execute(backend, case, options)
+
+    name = samples.op_name("nn.functional.interpolate.bilinear")
+    strategy = cases(ops=[name, "add", "mul", "sample_max_pool2d", "sample_nn_AvgPool2d"], max_ops=5)
+    check = seed(20261206)(settings(SEARCH, max_examples=400)(
+        conformance_property(backend, "harness", run_case, Recorder(), case_strategy=strategy)))
+    with pytest.raises(ConformanceFailure) as info, engine.unlimited_shrinking():
+        check()
+    case = simplified(info.value, run_case).case
+    assert [v.op for v in case.values] == [name], case
+    [value] = case.values
+    entry = json.loads(samples.TABLE.read_text())["ops"]["nn.functional.interpolate.bilinear"]
+    assert entry["samples"][0]["kwargs"]["align_corners"] and dict(value.attrs)["sample"] == 0, case
+    [x] = case.inputs
+    assert x.dtype == "float32" and math.prod(x.shape) == 2, case

@@ -29,7 +29,7 @@ CHAINS = cases(dtypes=["float16", "bfloat16", "float32", "float64", "int32", "bo
 #: Chains of computing ops on float16 and bfloat16 only: where keeping precision shows.
 HALF_CHAINS = cases(dtypes=["float16", "bfloat16"], max_ops=12, op_families=[
     "leaf", "arith", "scalar", "math", "activation", "reduce", "matmul", "compare", "cast", "select", "attention",
-    "module", "opinfo"])
+    "module", "opinfo", "opinfo_torch", "opinfo_functional", "opinfo_module", "opinfo_math"])
 
 
 @pytest.mark.parametrize("backend_class", [HigherPrecision, HigherPrecision64], ids=lambda c: c.name)
