@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, Phase, seed, settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from reports.corpus import known_rows  # noqa: E402
 from strategies import cases  # noqa: E402
 from strategies.cases import STRUCTURAL_FAMILIES  # noqa: E402
 from strategies.engine import draw_as_the_suite_does  # noqa: E402
@@ -31,7 +32,6 @@ from suites.conformance import Recorder, conformance_property  # noqa: E402
 from suites.known import match  # noqa: E402
 from suites.runner import load_backend  # noqa: E402
 from suites.worker import Worker  # noqa: E402
-from reports.corpus import known_rows  # noqa: E402
 
 CPU_FRONTENDS = ("tvm-ep", "tvm-fx", "tvm-dynamo", "inductor", "onnx", "openvino")
 

@@ -14,8 +14,7 @@ import pytest
 from hypothesis import seed, settings
 
 from strategies import Case, Container, Ref, cases, engine
-from strategies.ops import OPS, TupleType
-from strategies.ops import samples
+from strategies.ops import OPS, TupleType, samples
 from strategies.ops.opinfo import TABLE
 from strategies.render import program_types
 from suites.conformance import ConformanceFailure, Recorder, conformance_property
