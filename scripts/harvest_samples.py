@@ -384,7 +384,8 @@ def function_entries(skip: set[str], left_out: dict[str, str]) -> dict[str, dict
                     shapes: list[tuple[int, ...]] = []
                     try:
                         args = encode([s.input, *s.args], shapes)
-                        kwargs = {k: encode(v, shapes) for k, v in s.kwargs.items()}
+                        # A device keyword names the harvest's device: a program runs on its own.
+                        kwargs = {k: encode(v, shapes) for k, v in s.kwargs.items() if k != "device"}
                     except Unsupported as exc:
                         yield {"unsupported": str(exc)}, None
                         continue

@@ -49,4 +49,14 @@ ROWS: tuple[Known, ...] = (
                 " own verifier rejects it. torch.export's bug, met through each frontend."),
         link="https://github.com/pytorch/pytorch/issues/164461",
     ),
+    Known(
+        id="export-loss-target-requires-grad", backends=("reference", "tvm-ep", "onnx", "openvino"),
+        kind="unsupported", stages=("export",), outcome="crash", errors=("RuntimeError",),
+        message=(r"The function '\w+' is not differentiable with respect to argument 'target'\. This input cannot "
+                 r"have requires_grad True\."),
+        reason=("A loss whose target is computed from a parameter (F.soft_margin_loss(x, w * 2), w an nn.Parameter) "
+                "runs in eager under no_grad, as the suite and inference run it, but torch.export traces with grad "
+                "enabled and the loss refuses a target that requires grad. By design: PyTorch does not differentiate "
+                "these losses by their targets."),
+    ),
 )

@@ -285,4 +285,14 @@ ROWS: tuple[Known, ...] = (
                 "made: torchlib's group_norm reshapes to (N, groups, -1), and with N = 0 the -1 cannot be inferred "
                 "from a product of 0."),
     ),
+    Known(
+        id="onnx-cross-entropy-unbatched-invalid-reshape", backends=("onnx",), kind="bug",
+        stages=("session",), outcome="crash", errors=("Fail",),
+        ops=("sample_cross_entropy", "sample_nn_CrossEntropyLoss", "sample_linear_cross_entropy"),
+        message=r"\[ONNXRuntimeError\] : N : FAIL : Node \(\) Op \(Reshape\) \[ShapeInferenceError\] Invalid position of N\.",
+        reason=("F.cross_entropy of an unbatched input (1-D logits, a 0-d class index: F.cross_entropy(x, "
+                "torch.tensor(2)) for x of shape (4,)) exports a Reshape whose shape has a 0 where the data has no "
+                "such dim, and ONNX Runtime refuses to load the model. Batched inputs export fine; so does "
+                "F.linear_cross_entropy of a batch, not of one row."),
+    ),
 )

@@ -675,9 +675,9 @@ ROWS: tuple[Known, ...] = (
                  r"or None or have an __index__ method|input to _none_or_dtype\(\) must be None or "
                  r"torch\.Tensor|vmap\(|ones\(\) takes N positional argument but N were given|torch\.finfo\(\) requires a"
                  r" floating point input type|'Proxy' object does not support item assignment|Proxy object cannot be "
-                 r"iterated"),
+                 r"iterated|'Attribute' object cannot be interpreted as an integer"),
         reason=("torch.fx.symbolic_trace documents that it cannot trace Python control flow on traced values, nor "
-                "Python-level use of them (a Proxy as a slice bound or a size, an isinstance check, torch.finfo of its "
+                "Python-level use of them (a Proxy as a slice bound or a size, its ndim as an int as torch.masked's reductions read it, an isinstance check, torch.finfo of its "
                 "dtype, vmap, an item assignment h[idx] = v on a traced value, iterating one: list(x.shape)): nn.LSTM/GRU/RNN, "
                 "nn.TransformerEncoderLayer and transformers' models are rejected at tracing, before TVM is reached."),
         link="https://docs.pytorch.org/docs/stable/fx.html#limitations-of-symbolic-tracing",
@@ -879,5 +879,35 @@ ROWS: tuple[Known, ...] = (
         reason=("asin, acos, atan, asinh, acosh, sinh and cosh of a float16 tensor fail the build: LLVM codegen has no "
                 "lowering of the tirx intrinsic at float16 ('unknown intrinsic'); float32 builds, and so do float16 atanh,"
                 " tan, log2, log10 and expm1."),
+    ),
+    Known(
+        id="tvm-dynamo-tensor-literal-dtype", backends=("tvm-dynamo",), kind="bug",
+        stages=("compile-on-call",), outcome="crash", errors=("TypeError",),
+        message=r"^Cannot interpret 'torch\.\w+' as a data type$",
+        reason=("A tensor made in forward from a literal with a dtype (`torch.take(x, torch.tensor(0, dtype=torch.int64))`)"
+                " fails relax_dynamo's import: dynamo keeps the torch.tensor call in the graph, and the converter hands "
+                "the torch.dtype to Relax, which cannot read it. from_fx (the call runs at trace time) and "
+                "from_exported_program (a lifted constant) take it."),
+    ),
+    Known(
+        id="tvm-adaptive-pool-none-output-size", backends=("tvm-fx", "tvm-dynamo"), kind="bug",
+        stages=("import", "compile-on-call"), outcome="crash", errors=("TypeError",),
+        ops=("sample_nn_AdaptiveAvgPool1d", "sample_nn_AdaptiveAvgPool2d", "sample_nn_AdaptiveAvgPool3d"),
+        message=(r"Mismatched type on argument #N when calling: `relax\.op\.nn\.adaptive_avg_poolNd\(.*Expected "
+                 r"`Optional<Array<int>>` but got `Array\[index N: None\]`"),
+        reason=("nn.AdaptiveAvgPool2d((None, 2)) (None: keep that dim's size, as documented) fails the FX importers: "
+                "the module's output_size is passed to relax.op.nn.adaptive_avg_pool2d as it is, None included. "
+                "from_exported_program takes it (the functional form resolves None before aten). A fix for the "
+                "2d converter was proposed upstream and closed unmerged."),
+        link="https://github.com/apache/tvm/pull/16014",
+    ),
+    Known(
+        id="tvm-avg-pool-divisor-override-ignored", backends=("tvm-ep", "tvm-fx", "tvm-dynamo"), kind="bug",
+        stages=("judge",), outcome="mismatch", differences=("values",), special=("",),
+        ops=("sample_avg_pool2d", "sample_avg_pool3d", "sample_nn_AvgPool2d", "sample_nn_AvgPool3d"),
+        reason=("avg_pool2d/avg_pool3d with divisor_override (F.avg_pool2d(x, 2, divisor_override=1): the window's "
+                "sum) divide by the window's size on all three TVM paths: the converter drops divisor_override, and "
+                "the result is off by the ratio of the two, without an error. The Relay frontend had the same bug."),
+        link="https://github.com/apache/tvm/issues/14795",
     ),
 )
