@@ -514,10 +514,12 @@ def _without_known_leftovers(case: Case) -> tuple[Case, list[str]]:
     change too; deleting a container item before the one the target needs must
     lower the item count, drawn first, at the same time; and a comparison of an input
     with itself (``x0 == x0``) that stands in for a bool input goes only with the
-    input's dtype changed in the same step.
+    input's dtype changed in the same step; likewise a flatten of a 0-d input that
+    stands in for an input of one element goes only with the input's shape changed.
     """
     leftovers: list[str] = []
     case = _self_comparisons_as_bool_inputs(case, leftovers)
+    case = _flattened_scalars_as_vectors(case, leftovers)
     used = sorted({o for v in case.values for o in v.operands if o.startswith("x")}, key=lambda n: int(n[1:])) or ["x0"]
     unused = [i for i in case.inputs if i.name not in used]
     if unused:
@@ -567,6 +569,31 @@ def _self_comparisons_as_bool_inputs(case: Case, leftovers: list[str]) -> Case:
                        for j, w in enumerate(case.values) if j != k)
         return _self_comparisons_as_bool_inputs(replace(case, inputs=inputs, values=values, output=shift(case.output)),
                                                 leftovers)
+    return case
+
+
+def _flattened_scalars_as_vectors(case: Case, leftovers: list[str]) -> Case:
+    """``case`` with a flatten of a 0-d input, the input's only reader, replaced by that
+    input made of shape (1,)."""
+    for k, v in enumerate(case.values):
+        x = v.operands[0] if v.operands else ""
+        readers = [w for w in case.values if x in w.operands]
+        inputs = {i.name: i for i in case.inputs}
+        if v.op != "view" or dict(v.attrs).get("kind") != "flatten" or x not in inputs or inputs[x].shape != () \
+                or len(readers) != 1:
+            continue
+        leftovers.append(f"{x}.flatten() for an input of shape (1,)")
+        moved = {f"v{k}": x, **{f"v{j}": f"v{j - 1}" for j in range(k + 1, len(case.values))}}
+
+        def shift(node: Tree, k: int = k) -> Tree:
+            if isinstance(node, Ref):
+                return Ref(node.index - (node.index > k))
+            return Container(node.kind, tuple(shift(c, k) for c in node.items), node.keys)
+
+        new_inputs = tuple(replace(i, shape=(1,)) if i.name == x else i for i in case.inputs)
+        values = tuple(replace(w, operands=tuple(moved.get(o, o) for o in w.operands))
+                       for j, w in enumerate(case.values) if j != k)
+        return replace(case, inputs=new_inputs, values=values, output=shift(case.output))
     return case
 
 

@@ -882,7 +882,7 @@ ROWS: tuple[Known, ...] = (
     ),
     Known(
         id="tvm-dynamo-tensor-literal-dtype", backends=("tvm-dynamo",), kind="bug",
-        stages=("compile-on-call",), outcome="crash", errors=("TypeError",),
+        stages=("compile-on-call",), outcome="crash", errors=("TypeError",), ops=("sample_take",),
         message=r"^Cannot interpret 'torch\.\w+' as a data type$",
         reason=("A tensor made in forward from a literal with a dtype (`torch.take(x, torch.tensor(0, dtype=torch.int64))`)"
                 " fails relax_dynamo's import: dynamo keeps the torch.tensor call in the graph, and the converter hands "
