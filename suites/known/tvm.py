@@ -677,7 +677,8 @@ ROWS: tuple[Known, ...] = (
                  r" floating point input type|'Proxy' object does not support item assignment|Proxy object cannot be "
                  r"iterated|'Attribute' object cannot be interpreted as an integer"),
         reason=("torch.fx.symbolic_trace documents that it cannot trace Python control flow on traced values, nor "
-                "Python-level use of them (a Proxy as a slice bound or a size, its ndim as an int as torch.masked's reductions read it, an isinstance check, torch.finfo of its "
+                "Python-level use of them (a Proxy as a slice bound or a size, its ndim as an int as torch.masked's "
+                "reductions read it, an isinstance check, torch.finfo of its "
                 "dtype, vmap, an item assignment h[idx] = v on a traced value, iterating one: list(x.shape)): nn.LSTM/GRU/RNN, "
                 "nn.TransformerEncoderLayer and transformers' models are rejected at tracing, before TVM is reached."),
         link="https://docs.pytorch.org/docs/stable/fx.html#limitations-of-symbolic-tracing",
