@@ -21,8 +21,9 @@ shape gives), all of these hold:
 * nudging the inputs by 1e-7 moves the result by at most 1e-2 (continuous: no step a
   compiler's valid rounding may cross, no index that a tie decides).
 
-Integer and bool results of float operands (indices, masks) are left out of the value
-(``pick`` names the float result kept). Per sample the table records the largest float
+One result is kept (``pick`` names it in a tuple): a float one where the operands are
+cut from a float operand (indices and masks are left out), a complex one as
+``torch.view_as_real`` sees it (``as_real``). Per sample the table records the largest float
 result seen (``bound``) and the steepest slope (``slope``), from which the generator
 claims a range and an error; the ``fp64_ref`` rule (``suites.oracle``) judges values.
 Every entry that keeps no sample is listed under ``left_out`` with the rule it failed.
@@ -31,6 +32,7 @@ Every entry that keeps no sample is listed under ``left_out`` with the rule it f
 from __future__ import annotations
 
 import functools
+import inspect
 import json
 import sys
 import time
@@ -54,7 +56,7 @@ NUMEL, LITERAL = 1024, 24
 KEEP, TRY = 3, 24
 CAP, AGREE, NUDGE, MOVE = 1e4, 1e-4, 1e-7, 1e-2
 #: The walk that finds a step: this many points over a path this long from a random start.
-WALK, WALK_LENGTH = 300, 0.03
+WALK, WALK_LENGTH = 400, 1.2
 #: Factorisations: eager's result is one of several valid ones (signs, orders of columns
 #: or eigenvectors are the algorithm's choice), so no frontend can be held to it.
 FACTORISATIONS = ("qr", "geqrf", "ormqr", "householder_product", "linalg.qr", "linalg.svd", "svd", "linalg.eig",
@@ -166,24 +168,24 @@ def leaves(out: Any) -> list[tuple[tuple[int, ...], torch.Tensor]]:
 
 
 def pick_of(out: Any, adapted: bool) -> list[int] | None:
-    """The path to the one float result kept, or None: the whole result is kept (a
-    tensor, or a flat tuple of tensors all float, or any result of literal inputs alone)."""
+    """The path to the one result kept (None: the result is one tensor): a float one
+    (complex: seen as real, ``chosen``) where the operands are cut from a float operand;
+    any where the call takes none (its result is a constant)."""
     found = leaves(out)
-    flat = all(len(p) <= 1 for p, _ in found)
-    if flat and (not adapted or all(t.is_floating_point() for _, t in found)) and all(t.numel() for _, t in found):
+    if len(found) == 1 and not found[0][0] and found[0][1].numel() and (
+            not adapted or found[0][1].is_floating_point() or found[0][1].is_complex()):
         return None
     for path, t in found:
-        if t.is_floating_point() and t.numel():
+        if t.numel() and (not adapted or t.is_floating_point() or t.is_complex()):
             return list(path)
     raise Unsupported("no float result of float operands")
 
 
 def chosen(out: Any, pick: list[int] | None) -> list[torch.Tensor]:
-    if pick is None:
-        return [t for _, t in leaves(out)]
-    for i in pick:
+    """The result kept: a complex one as ``torch.view_as_real`` sees it."""
+    for i in pick or ():
         out = out[i]
-    return [out]
+    return [torch.view_as_real(out) if out.is_complex() else out]
 
 
 def trial(call: Callable[..., Any], enc: dict[str, Any], pick: list[int] | None, domain: str,
@@ -260,26 +262,34 @@ def trial(call: Callable[..., Any], enc: dict[str, Any], pick: list[int] | None,
 
 
 def walk(call: Callable[..., Any], enc: dict[str, Any], pick: list[int] | None, domain: str) -> None:
-    """Raises where a result steps: walking the float operands along a straight path, an
+    """Raises where a result steps: walking the float operands along straight paths, an
     element of the result moves 50 times more in one step than in both steps beside it
-    (a rounding, a threshold, a count, a tie that picks another value): a step a
-    compiler's valid rounding may cross. Starts at a repeated pattern, where ties are."""
+    (a rounding, a threshold, a sign, a count, a tie that picks another value): a step a
+    compiler's valid rounding may cross. One walk sweeps every element across the whole
+    domain (where thresholds and signs are), one starts at a repeated pattern (where ties are)."""
     lo, hi = DOMAINS[domain]
     g = torch.Generator().manual_seed(3)
-    start = list(fills(enc["shapes"], domain))[-1]
-    ways = [torch.rand(s, generator=g, dtype=torch.float64) * 2 - 1 for s in enc["shapes"]]
-    path = []
-    for t in torch.linspace(0, WALK_LENGTH, WALK, dtype=torch.float64):
-        ts = [(b + t * w).clamp(lo, hi) for b, w in zip(start, ways)]
-        with torch.no_grad():
-            got = chosen(call(torch.float64, decode(enc["args"], ts), decode(enc["kwargs"], ts)), pick)
-        path.append(torch.cat([v.double().reshape(-1) for v in got]))
-    y = torch.stack(path)
-    d = (y[1:] - y[:-1]).abs()
-    around = torch.maximum(torch.cat([d[1:2], d[:-1]]), torch.cat([d[1:], d[-2:-1]]))
-    scale = max(1.0, float(y.abs().max()))
-    if bool(((d > 1e-6 * scale) & (d > 50 * around)).any()):
-        raise Unsupported("discontinuous: a step along a walk of the inputs")
+    lows = [torch.full(s, lo, dtype=torch.float64) for s in enc["shapes"]]
+    # The sweep: every element across the whole domain, each a little after the last.
+    lags = [torch.rand(s, generator=g, dtype=torch.float64) * 0.2 * (hi - lo) for s in enc["shapes"]]
+    for start, ways, length in ((lows, [torch.full(s, 1.2 * (hi - lo), dtype=torch.float64) for s in enc["shapes"]], 1.0),
+                                (list(fills(enc["shapes"], domain))[-1],
+                                 [torch.rand(s, generator=g, dtype=torch.float64) * 2 - 1 for s in enc["shapes"]],
+                                 WALK_LENGTH)):
+        if start is lows:
+            start = [low - lag for low, lag in zip(lows, lags)]
+        path = []
+        for t in torch.linspace(0, length, WALK, dtype=torch.float64):
+            ts = [(b + t * w).clamp(lo, hi) for b, w in zip(start, ways)]
+            with torch.no_grad():
+                got = chosen(call(torch.float64, decode(enc["args"], ts), decode(enc["kwargs"], ts)), pick)
+            path.append(torch.cat([v.double().reshape(-1) for v in got]))
+        y = torch.stack(path)
+        d = (y[1:] - y[:-1]).abs()
+        around = torch.maximum(torch.cat([d[1:2], d[:-1]]), torch.cat([d[1:], d[-2:-1]]))
+        scale = max(1.0, float(y.abs().max()))
+        if bool(((d > 1e-6 * scale) & (d > 50 * around)).any()):
+            raise Unsupported("discontinuous: a step along a walk of the inputs")
 
 
 def _meta_types(call: Callable[..., Any], enc: dict[str, Any], pick: list[int] | None) -> Callable[..., Any]:
@@ -330,8 +340,12 @@ def keep_samples(key: str, calls: Iterator[tuple[dict[str, Any], Callable[..., A
                         raise
             if "float32" not in agreeing:
                 raise Unsupported("float32 does not agree (or meta tensors cannot say its result's type)")
+            result = out
+            for i in pick or ():
+                result = result[i]
             passed[json.dumps(enc, sort_keys=True)] = {**enc, "pick": pick, "domain": domain, "bound": bound,
-                                                       "slope": slope, "dtypes": agreeing}
+                                                       "slope": slope, "dtypes": agreeing,
+                                                       "as_real": bool(result.is_complex())}
         except Unsupported as exc:
             why[str(exc)] = why.get(str(exc), 0) + 1
         except Exception as exc:  # noqa: BLE001 - a sample the public callable does not take
@@ -399,8 +413,53 @@ def function_entries(skip: set[str], left_out: dict[str, str]) -> dict[str, dict
 
         kept = keep_samples(key, calls(), dtypes, left_out)
         if kept:
+            for sample in kept:
+                form = inplace_form(f, info.name, sample)
+                if form:
+                    sample["inplace"] = form
             table[key] = {"call": f"torch.{info.name}", "kind": "function", "samples": kept}
     return table
+
+
+def inplace_form(f: Callable[..., Any], name: str, sample: dict[str, Any]) -> str:
+    """How the sample's call writes its first tensor in place, where it can: "method"
+    (``x.clone().add_(y)``, the Tensor method named for the function) or "inplace"
+    (``F.relu(x.clone(), inplace=True)``); empty where neither gives the same result.
+    Export keeps such a write in its graph (aten.add_.Tensor, aten.relu_.default)."""
+    if sample["pick"] is not None or sample.get("as_real") or sample["args"][:1] != [{"float": 0}]:
+        return ""
+    g = torch.Generator().manual_seed(4)
+    lo, hi = DOMAINS[sample["domain"]]
+    drawn = [torch.rand(s, generator=g, dtype=torch.float64) * (hi - lo) + lo for s in sample["shapes"]]
+    method = getattr(torch.Tensor, name.split(".")[-1] + "_", None)
+    for form in ("method", "inplace"):
+        if (method is None) if form == "method" else ("inplace" not in _parameters(f)):
+            continue
+        # In every dtype it is drawn in: float_power_ of a float32 tensor refuses its float64 result.
+        if all(_writes_alike(f, method, form, sample, [t.to(getattr(torch, d)) for t in drawn])
+               for d in sample["dtypes"]):
+            return form
+    return ""
+
+
+def _writes_alike(f: Callable[..., Any], method: Any, form: str, sample: dict[str, Any],
+                  floats: list[torch.Tensor]) -> bool:
+    args, kwargs = decode(sample["args"], floats), decode(sample["kwargs"], floats)
+    try:
+        with torch.no_grad():
+            want = f(*args, **kwargs)
+            got = (method(args[0].clone(), *args[1:], **kwargs) if form == "method"
+                   else f(args[0].clone(), *args[1:], **{**kwargs, "inplace": True}))
+    except Exception:  # noqa: BLE001 - not in this form
+        return False
+    return isinstance(got, torch.Tensor) and got.dtype == want.dtype and torch.equal(got, want)
+
+
+def _parameters(f: Callable[..., Any]) -> tuple[str, ...]:
+    try:
+        return tuple(inspect.signature(f).parameters)
+    except (TypeError, ValueError):
+        return ()
 
 
 def _same(a: Any, b: Any) -> bool:

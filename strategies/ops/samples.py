@@ -15,9 +15,12 @@ positive values) is clamped into it first. A module is built once, as the state 
 program (``make_model`` draws its parameters as every other module's), in the operand's
 dtype.
 
-The result's range and error are not derived: the harvest's largest result (``bound``)
-and steepest slope (``slope``) give a claim with a margin (``tests/test_ops.py`` holds
-it to eager), and the ``fp64_ref`` rule judges the values (``suites.oracle``).
+One result is kept (``pick``: a float one; a complex one through ``torch.view_as_real``).
+Its range and error are not derived: the harvest's largest result (``bound``) and
+steepest slope (``slope``) give a claim with a margin, and a float result is clamped to
+the claimed range, which the harvest never saw eager's values reach: the claim holds
+on values the harvest did not meet too. The ``fp64_ref`` rule judges the values
+(``suites.oracle``).
 
 The entries split into families by where PyTorch keeps them, so that each is drawn as
 often as one family of the hand-written vocabulary: ``opinfo_torch`` (``torch.<name>``),
@@ -34,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from ..choices import sampled
-from .base import CAP, UNIT, Op, PyType, TensorType, TupleType, Type, dt, finish, real
+from .base import CAP, UNIT, Op, TensorType, Type, dt, finish, real
 
 TABLE = Path(__file__).with_name("samples.json")
 DOMAINS = {"real": (-3.0, 3.0), "positive": (0.5, 3.0)}
@@ -104,23 +107,34 @@ def _source(enc: Any, cuts: list[str]) -> str:
     return repr(enc)
 
 
-def _call(sample: dict[str, Any], x: str, t: TensorType) -> str:
+def _arguments(sample: dict[str, Any], x: str, t: TensorType) -> list[str]:
     """The arguments of the call, positional then keywords, every float tensor cut from ``x``."""
     if sample["shapes"] and _clamped(sample, t):
         lo, hi = DOMAINS[sample["domain"]]
         x = f"{x}.clamp({lo!r}, {hi!r})"
     cuts = [_cut(x, shape, i, t) for i, shape in enumerate(sample["shapes"])]
     parts = [_source(a, cuts) for a in sample["args"]]
-    parts += [f"{k}={_source(v, cuts)}" for k, v in sorted(sample["kwargs"].items())]
-    return ", ".join(parts)
+    return parts + [f"{k}={_source(v, cuts)}" for k, v in sorted(sample["kwargs"].items())]
+
+
+def _call(entry: dict[str, Any], sample: dict[str, Any], x: str, t: TensorType, inplace: bool) -> str:
+    """The call, or its in-place form on a fresh copy of its first tensor (``inplace``)."""
+    parts = _arguments(sample, x, t)
+    if not inplace:
+        return f"{entry['call']}({', '.join(parts)})"
+    if sample["inplace"] == "method":
+        return f"{parts[0]}.clone().{entry['call'].split('.')[-1]}_({', '.join(parts[1:])})"
+    return f"{entry['call']}({', '.join([f'{parts[0]}.clone()', *parts[1:], 'inplace=True'])})"
 
 
 def _pick(sample: dict[str, Any]) -> str:
     return "".join(f"[{i}]" for i in sample["pick"] or ())
 
 
-def _op(entry_name: str, entry: dict[str, Any]) -> Op:
-    samples = entry["samples"]
+def _op(entry_name: str, entry: dict[str, Any], inplace: bool = False) -> Op:
+    """The entry's op; with ``inplace``, its in-place form (``sample_<name>_``), drawn on
+    the samples that have one."""
+    samples = [s for s in entry["samples"] if s.get("inplace")] if inplace else entry["samples"]
     module = entry["kind"] == "module"
 
     def fitting(t: TensorType) -> list[int]:
@@ -132,8 +146,16 @@ def _op(entry_name: str, entry: dict[str, Any]) -> Op:
 
     def render(o: tuple[str, ...], a: dict, s: str) -> str:
         sample = samples[a["sample"]]
-        target = s if module else entry["call"]
-        return f"{target}({_call(sample, o[0], a['_types'][0])}){_pick(sample)}"
+        if module:
+            out = f"{s}({', '.join(_arguments(sample, o[0], a['_types'][0]))}){_pick(sample)}"
+        else:
+            out = f"{_call(entry, sample, o[0], a['_types'][0], inplace)}{_pick(sample)}"
+        if sample.get("as_real"):
+            out = f"torch.view_as_real({out})"
+        if sample["shapes"]:  # a float result: held to the claimed range, which eager's values never reach
+            bound = _claimed(sample)
+            out = f"{out}.clamp({-bound!r}, {bound!r})"
+        return out
 
     def state(types: tuple[TensorType, ...], a: dict) -> str:
         sample, t = samples[a["sample"]], types[0]
@@ -153,17 +175,17 @@ def _op(entry_name: str, entry: dict[str, Any]) -> Op:
             own = EVALUATION_ULPS * UNIT[o.dtype] * bound if o.is_float else 0.0
             return finish(o, -bound, bound, carried + own)
 
-        if isinstance(out, TupleType):
-            return TupleType(out.kind, tuple(leaf(i) for i in out.items), out.fields)
-        return leaf(out) if not isinstance(out, PyType) else out
+        return leaf(out)
 
     def draw_attrs(draw: Any, types: tuple[TensorType, ...]) -> dict:
         return {"sample": draw(sampled(fitting(types[0])))}  # the simplest sample first: a shrink goes there
 
-    return Op(op_name(entry_name), family(entry_name, entry["kind"]), 1, accepts, render, derive, draw_attrs,
-              state=state if module else None)
+    return Op(op_name(entry_name) + ("_" if inplace else ""), family(entry_name, entry["kind"]), 1, accepts, render,
+              derive, draw_attrs, state=state if module else None)
 
 
 OPS = [_op(name, entry) for name, entry in sorted(_load().items())]
+OPS += [_op(name, entry, inplace=True) for name, entry in sorted(_load().items())
+        if any(s.get("inplace") for s in entry["samples"])]
 
 __all__ = ["OPS", "TABLE", "op_name"]
