@@ -73,9 +73,9 @@ ROWS: tuple[Known, ...] = (
         id="onnx-no-function-for-op", backends=("onnx",), kind="unsupported",
         stages=("onnx-export",), dynamic=False, outcome="crash", errors=("ConversionError",),
         message=(r"DispatchError: No ONNX function found for <OpOverload\(op='(aten\.\w+|prims\.(bessel_\w+|digamma|"
-                 r"erf_inv|ndtri|log_ndtr|erfcx|spherical_bessel_\w+|lgamma|polygamma))'"),
-        reason=("The exporter has no ONNX function for this overload (aten.sort.stable; prims.digamma, prims.erf_inv and "
-                "the prims.bessel_* that torch.special's functions decompose to) and says so, naming it."),
+                 r"erf_inv|ndtri|log_ndtr|erfcx|spherical_bessel_\w+|lgamma|polygamma|hypot))'"),
+        reason=("The exporter has no ONNX function for this overload (aten.sort.stable; prims.digamma, prims.erf_inv, "
+                "prims.hypot and the prims.bessel_* that torch.special's functions decompose to) and says so, naming it."),
         link="https://github.com/microsoft/onnxscript/tree/main/onnxscript/function_libs/torch_lib",
     ),
     Known(
@@ -294,5 +294,15 @@ ROWS: tuple[Known, ...] = (
                 "torch.tensor(2)) for x of shape (4,)) exports a Reshape whose shape has a 0 where the data has no "
                 "such dim, and ONNX Runtime refuses to load the model. Batched inputs export fine; so does "
                 "F.linear_cross_entropy of a batch, not of one row."),
+    ),
+    Known(
+        id="onnx-vector-norm-zero-dim-axis", backends=("onnx",), kind="bug",
+        stages=("session",), outcome="crash", errors=("Fail",),
+        ops=("sample_linalg_vector_norm", "sample_linalg_norm"),
+        message=(r"Op \(Reduce(Sum|L1|L2|Max|Min)\) \[ShapeInferenceError\] axis must be in \[-rank, rank-N\]\. "
+                 r"Input rank was N"),
+        reason=("torch.linalg.vector_norm(x, dim=-1) of a 0-d tensor (eager reads dim -1 of a scalar as the scalar "
+                "itself) exports a ReduceL2 (ReduceSum for another ord) with axis -1 over a rank-0 input, which ONNX "
+                "Runtime refuses to load. torch.sum(x, dim=-1) of the same tensor exports fine."),
     ),
 )

@@ -911,4 +911,23 @@ ROWS: tuple[Known, ...] = (
                 "the result is off by the ratio of the two, without an error. The Relay frontend had the same bug."),
         link="https://github.com/apache/tvm/issues/14795",
     ),
+    Known(
+        id="tvm-ep-group-norm-without-affine", backends=("tvm-ep",), kind="bug",
+        stages=("import",), outcome="crash", errors=("InternalError",),
+        ops=("sample_nn_GroupNorm", "sample_group_norm", "sample_native_group_norm"),
+        message=r"Found null pointer node while traversing AST\. The previous pass may have generated invalid data\.",
+        reason=("nn.GroupNorm(1, 10, affine=False) (no weight, no bias) fails from_exported_program's import: the "
+                "group_norm converter hands Relax the missing weight and bias as null, and the next pass finds a null "
+                "node. With affine=True it imports; float16 and float32 alike."),
+    ),
+    Known(
+        id="tvm-ep-vector-norm-ord-zero", backends=("tvm-ep",), kind="bug",
+        stages=("import",), outcome="crash", errors=("ZeroDivisionError",),
+        ops=("sample_linalg_norm", "sample_linalg_vector_norm", "sample_norm"),
+        message=r"^float division by zero$",
+        reason=("torch.linalg.norm(x, 0) of a vector (ord 0: the count of nonzero elements) fails "
+                "from_exported_program's import: the linalg_vector_norm converter computes sum(|x|^ord)^(1/ord) for "
+                "every finite ord, and 1/0 raises in Python. The message is Python's own, so this row takes any "
+                "ZeroDivisionError at tvm-ep's import; no other is known."),
+    ),
 )
