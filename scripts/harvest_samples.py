@@ -61,6 +61,9 @@ WALK, WALK_LENGTH = 400, 1.2
 #: or eigenvectors are the algorithm's choice), so no frontend can be held to it.
 FACTORISATIONS = ("qr", "geqrf", "ormqr", "householder_product", "linalg.qr", "linalg.svd", "svd", "linalg.eig",
                   "linalg.eigh", "linalg.lu", "linalg.lu_factor", "lu", "linalg.ldl_factor", "linalg.householder_product")
+#: Ops that may hand back memory no value was written to (a resize that grows, ``empty``):
+#: eager does not define what it holds.
+UNINITIALISED = ("resize_", "resize_as_", "new_empty", "new_empty_strided", "empty_like", "empty", "empty_strided")
 #: Float16 and bfloat16 agree with float64 to this many units of their roundoff of the scale.
 LOW_ULPS = 64
 UNIT = {"float16": 2.0**-11, "bfloat16": 2.0**-8, "float32": 2.0**-24, "float64": 2.0**-53}
@@ -379,10 +382,18 @@ def function_entries(skip: set[str], left_out: dict[str, str]) -> dict[str, dict
     table: dict[str, dict[str, Any]] = {}
     for info in op_db:
         key = info.name + (f".{info.variant_test_name}" if info.variant_test_name else "")
-        f = public(info.name)
-        if f is None or info.name in skip or info.name in FACTORISATIONS:
-            left_out[key] = ("no public torch.<name> callable" if f is None else "drawn as a unary float function"
-                             if info.name in skip else "a factorisation: eager's is one of several valid results")
+        f, call_name = public(info.name), f"torch.{info.name}"
+        # A reflected operator (x.__rpow__(y) is y ** x) is Python's to call, not a model's.
+        if f is None and "." not in info.name and not info.name.startswith("__r") \
+                and callable(getattr(torch.Tensor, info.name, None)):
+            # A Tensor method only (x.expand_as(y), x.new_ones(s), x.contiguous()); one
+            # that writes (x.zero_()) writes a fresh copy of its tensor.
+            f, call_name = _method(info.name), f"Tensor.{info.name}"
+        if f is None or info.name in skip or info.name in FACTORISATIONS or info.name in UNINITIALISED:
+            left_out[key] = ("no public torch.<name> callable or Tensor method" if f is None
+                             else "drawn as a unary float function" if info.name in skip
+                             else "uninitialised memory: eager does not define it" if info.name in UNINITIALISED
+                             else "a factorisation: eager's is one of several valid results")
             continue
         dtypes = [d for d in FLOATS if getattr(torch, d) in info.supported_dtypes("cpu")]
         if "float32" not in dtypes:
@@ -417,8 +428,17 @@ def function_entries(skip: set[str], left_out: dict[str, str]) -> dict[str, dict
                 form = inplace_form(f, info.name, sample)
                 if form:
                     sample["inplace"] = form
-            table[key] = {"call": f"torch.{info.name}", "kind": "function", "samples": kept}
+            table[key] = {"call": call_name, "kind": "function", "samples": kept}
     return table
+
+
+def _method(name: str) -> Callable[..., Any]:
+    def call(tensor: Any, *args: Any, **kwargs: Any) -> Any:
+        if not isinstance(tensor, torch.Tensor):
+            raise Unsupported("a method of no tensor")
+        return getattr(tensor.clone() if name.endswith("_") else tensor, name)(*args, **kwargs)
+
+    return call
 
 
 def inplace_form(f: Callable[..., Any], name: str, sample: dict[str, Any]) -> str:

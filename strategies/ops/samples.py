@@ -1,5 +1,5 @@
-"""OpInfo's and ModuleInfo's sample calls as ops: every function and ``torch.nn`` module
-of PyTorch's own database that eager defines on a program's values.
+"""OpInfo's and ModuleInfo's sample calls as ops: every function, Tensor method and
+``torch.nn`` module of PyTorch's own database that eager defines on a program's values.
 
 ``samples.json`` is harvested by ``scripts/harvest_samples.py``, which says by what rules
 a sample qualifies (it runs, is finite, well conditioned, deterministic and continuous
@@ -120,6 +120,10 @@ def _arguments(sample: dict[str, Any], x: str, t: TensorType) -> list[str]:
 def _call(entry: dict[str, Any], sample: dict[str, Any], x: str, t: TensorType, inplace: bool) -> str:
     """The call, or its in-place form on a fresh copy of its first tensor (``inplace``)."""
     parts = _arguments(sample, x, t)
+    if entry["call"].startswith("Tensor."):  # a method: of its first tensor, a fresh copy where it writes
+        name = entry["call"].removeprefix("Tensor.") + ("_" if inplace else "")
+        first = f"{parts[0]}.clone()" if name.endswith("_") else parts[0]
+        return f"{first}.{name}({', '.join(parts[1:])})"
     if not inplace:
         return f"{entry['call']}({', '.join(parts)})"
     if sample["inplace"] == "method":
