@@ -512,8 +512,8 @@ def _without_known_leftovers(case: Case) -> tuple[Case, list[str]]:
     Three choice sequences Hypothesis cannot shrink in one step: deleting an input before
     the one in use renames the inputs after it, so the operand index drawn later must
     change too; deleting a container item before the one the target needs must
-    lower the item count, drawn first, at the same time; and a comparison of an input
-    with itself (``x0 == x0``) that stands in for a bool input goes only with the
+    lower the item count, drawn first, at the same time; and a comparison or logical op
+    of an input with itself (``x0 == x0``) that stands in for a bool input goes only with the
     input's dtype changed in the same step; likewise a flatten of a 0-d input that
     stands in for an input of one element goes only with the input's shape changed.
     """
@@ -549,52 +549,47 @@ def _without_known_leftovers(case: Case) -> tuple[Case, list[str]]:
 
 
 def _self_comparisons_as_bool_inputs(case: Case, leftovers: list[str]) -> Case:
-    """``case`` with each comparison of an input with itself, the input's only reader,
-    replaced by that input made bool."""
+    """``case`` with each comparison or logical op of an input with itself, the input's
+    only reader, replaced by that input made bool."""
     for k, v in enumerate(case.values):
         x = v.operands[0] if v.operands else ""
         readers = [w for w in case.values if x in w.operands]
-        if OPS[v.op].family != "compare" or set(v.operands) != {x} or not x.startswith("x") or len(readers) != 1:
+        if OPS[v.op].family not in ("compare", "logical") or set(v.operands) != {x} or not x.startswith("x") \
+                or len(readers) != 1:
             continue
         leftovers.append(f"{x} {v.op} {x} for a bool input")
-        moved = {f"v{k}": x, **{f"v{j}": f"v{j - 1}" for j in range(k + 1, len(case.values))}}
-
-        def shift(node: Tree, k: int = k) -> Tree:
-            if isinstance(node, Ref):
-                return Ref(node.index - (node.index > k))
-            return Container(node.kind, tuple(shift(c, k) for c in node.items), node.keys)
-
-        inputs = tuple(replace(i, dtype="bool") if i.name == x else i for i in case.inputs)
-        values = tuple(replace(w, operands=tuple(moved.get(o, o) for o in w.operands))
-                       for j, w in enumerate(case.values) if j != k)
-        return _self_comparisons_as_bool_inputs(replace(case, inputs=inputs, values=values, output=shift(case.output)),
-                                                leftovers)
+        return _self_comparisons_as_bool_inputs(_input_for_value(case, k, x, dtype="bool"), leftovers)
     return case
 
 
 def _flattened_scalars_as_vectors(case: Case, leftovers: list[str]) -> Case:
     """``case`` with a flatten of a 0-d input, the input's only reader, replaced by that
     input made of shape (1,)."""
+    inputs = {i.name: i for i in case.inputs}
     for k, v in enumerate(case.values):
         x = v.operands[0] if v.operands else ""
         readers = [w for w in case.values if x in w.operands]
-        inputs = {i.name: i for i in case.inputs}
         if v.op != "view" or dict(v.attrs).get("kind") != "flatten" or x not in inputs or inputs[x].shape != () \
                 or len(readers) != 1:
             continue
         leftovers.append(f"{x}.flatten() for an input of shape (1,)")
-        moved = {f"v{k}": x, **{f"v{j}": f"v{j - 1}" for j in range(k + 1, len(case.values))}}
-
-        def shift(node: Tree, k: int = k) -> Tree:
-            if isinstance(node, Ref):
-                return Ref(node.index - (node.index > k))
-            return Container(node.kind, tuple(shift(c, k) for c in node.items), node.keys)
-
-        new_inputs = tuple(replace(i, shape=(1,)) if i.name == x else i for i in case.inputs)
-        values = tuple(replace(w, operands=tuple(moved.get(o, o) for o in w.operands))
-                       for j, w in enumerate(case.values) if j != k)
-        return replace(case, inputs=new_inputs, values=values, output=shift(case.output))
+        return _input_for_value(case, k, x, shape=(1,))
     return case
+
+
+def _input_for_value(case: Case, k: int, x: str, **changes: Any) -> Case:
+    """``case`` without value ``k``, its readers reading input ``x`` (with ``changes``) instead."""
+    moved = {f"v{k}": x, **{f"v{j}": f"v{j - 1}" for j in range(k + 1, len(case.values))}}
+
+    def shift(node: Tree) -> Tree:
+        if isinstance(node, Ref):
+            return Ref(node.index - (node.index > k))
+        return Container(node.kind, tuple(shift(c) for c in node.items), node.keys)
+
+    inputs = tuple(replace(i, **changes) if i.name == x else i for i in case.inputs)
+    values = tuple(replace(w, operands=tuple(moved.get(o, o) for o in w.operands))
+                   for j, w in enumerate(case.values) if j != k)
+    return replace(case, inputs=inputs, values=values, output=shift(case.output))
 
 
 def assert_minimal(case: Case, check: Callable[[Case], None]) -> None:
