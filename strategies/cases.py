@@ -689,7 +689,7 @@ def _value_depths(values: Sequence[Value]) -> list[int]:
 #: twenty) is drawn in proportion to the ops it holds, so that a nightly's draws meet
 #: its ops as often as the hand-written ones.
 _WEIGHT = {"leaf": 3, "special": 3, "none": 2,
-           "opinfo": 2, "opinfo_torch": 4, "opinfo_functional": 2, "opinfo_module": 3, "opinfo_math": 2}
+           "opinfo": 2, "opinfo_torch": 6, "opinfo_functional": 3, "opinfo_module": 3, "opinfo_math": 3}
 
 
 def _sinks(values: Sequence[Value], consumed: Collection[str]) -> tuple[int, ...]:
