@@ -46,6 +46,7 @@ import contextlib
 import functools
 import json
 import logging
+import re
 import signal
 import sys
 import time
@@ -434,7 +435,24 @@ def opinfo_source() -> str:
     left = "; ".join(f"{why}: {n}" for why, n in reasons.most_common())
     return (f"OpInfo as the vocabulary's second source (`{TABLE.name}`, torch {table['torch']}): {len(drawn)} unary "
             f"float functions drawn as ops of the families `opinfo` and `opinfo_shape`, {by_hand} more that the "
-            f"hand-written vocabulary draws under the same name; {len(table['left_out'])} entries left out, by rule: {left}.")
+            f"hand-written vocabulary draws under the same name; {len(table['left_out'])} entries left out, by rule: {left}."
+            + "\n" + _samples_source())
+
+
+def _samples_source() -> str:
+    """What the vocabulary draws from OpInfo's and ModuleInfo's other samples
+    (``strategies/ops/samples.py``), and the entries left out, by the rule each failed."""
+    from strategies.ops.samples import TABLE
+
+    table = json.loads(TABLE.read_text())
+    kinds = Counter(entry["kind"] for entry in table["ops"].values())
+    inplace = sum(any(s.get("inplace") for s in entry["samples"]) for entry in table["ops"].values())
+    reasons = Counter(re.sub(r"\b\d+\b", "N", re.split(r"[:(]", why)[0].strip()) for why in table["left_out"].values())
+    left = "; ".join(f"{why}: {n}" for why, n in reasons.most_common())
+    return (f"OpInfo and ModuleInfo as the third source (`{TABLE.name}`, torch {table['torch']}): {kinds['function']} "
+            f"functions and methods ({inplace} also in place) and {kinds['module']} modules drawn as `sample_*` ops, "
+            f"{sum(len(e['samples']) for e in table['ops'].values())} samples; {len(table['left_out'])} entries left "
+            f"out, by rule: {left}.")
 
 
 def _measure(options: argparse.Namespace) -> None:
