@@ -45,11 +45,13 @@ import torch
 from torch.utils import _pytree as pytree
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parents[1]))
 from harvest_opinfo import public, seeded  # noqa: E402 - the same rules as the unary harvest
+
+from strategies.ops.samples import DOMAINS  # noqa: E402 - where the generator clamps an operand to
 
 OUT = Path(__file__).resolve().parents[1] / "strategies" / "ops" / "samples.json"
 FLOATS = ("float16", "bfloat16", "float32", "float64")
-DOMAINS = {"real": (-3.0, 3.0), "positive": (0.5, 3.0)}
 #: The most elements of a float tensor a sample passes, and of a literal integer tensor.
 NUMEL, LITERAL = 1024, 24
 #: Samples kept per entry (``choose``), and tried.
@@ -184,10 +186,16 @@ def pick_of(out: Any, adapted: bool) -> list[int] | None:
     raise Unsupported("no float result of float operands")
 
 
-def chosen(out: Any, pick: list[int] | None) -> list[torch.Tensor]:
-    """The result kept: a complex one as ``torch.view_as_real`` sees it."""
+def picked(out: Any, pick: list[int] | None) -> Any:
+    """The result ``pick`` names in ``out``."""
     for i in pick or ():
         out = out[i]
+    return out
+
+
+def chosen(out: Any, pick: list[int] | None) -> list[torch.Tensor]:
+    """The result kept: a complex one as ``torch.view_as_real`` sees it."""
+    out = picked(out, pick)
     return [torch.view_as_real(out) if out.is_complex() else out]
 
 
@@ -343,12 +351,9 @@ def keep_samples(key: str, calls: Iterator[tuple[dict[str, Any], Callable[..., A
                         raise
             if "float32" not in agreeing:
                 raise Unsupported("float32 does not agree (or meta tensors cannot say its result's type)")
-            result = out
-            for i in pick or ():
-                result = result[i]
             passed[json.dumps(enc, sort_keys=True)] = {**enc, "pick": pick, "domain": domain, "bound": bound,
                                                        "slope": slope, "dtypes": agreeing,
-                                                       "as_real": bool(result.is_complex())}
+                                                       "as_real": bool(picked(out, pick).is_complex())}
         except Unsupported as exc:
             why[str(exc)] = why.get(str(exc), 0) + 1
         except Exception as exc:  # noqa: BLE001 - a sample the public callable does not take

@@ -40,6 +40,8 @@ from ..choices import sampled
 from .base import CAP, UNIT, Op, TensorType, Type, dt, finish, real
 
 TABLE = Path(__file__).with_name("samples.json")
+#: Where a sample's float tensors lie (``scripts/harvest_samples.py`` keeps a sample on
+#: the first where eager defines it): an operand outside it is clamped into it.
 DOMAINS = {"real": (-3.0, 3.0), "positive": (0.5, 3.0)}
 #: The claimed range is the harvest's largest result times this, plus one.
 MARGIN = 2.0
@@ -188,8 +190,8 @@ def _op(entry_name: str, entry: dict[str, Any], inplace: bool = False) -> Op:
               derive, draw_attrs, state=state if module else None)
 
 
-OPS = [_op(name, entry) for name, entry in sorted(_load().items())]
-OPS += [_op(name, entry, inplace=True) for name, entry in sorted(_load().items())
-        if any(s.get("inplace") for s in entry["samples"])]
+_TABLE = sorted(_load().items())
+OPS = [_op(name, entry) for name, entry in _TABLE]
+OPS += [_op(name, entry, inplace=True) for name, entry in _TABLE if any(s.get("inplace") for s in entry["samples"])]
 
 __all__ = ["OPS", "TABLE", "op_name"]
