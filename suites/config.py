@@ -59,6 +59,13 @@ PROFILES = ("dev", "ci", "nightly")
 #: verdict. Left out, the ``ci`` draws are the ones that survey saw.
 CI_UNSURVEYED_FAMILIES = ("opinfo", "opinfo_shape", "opinfo_torch", "opinfo_functional", "opinfo_module", "opinfo_math")
 
+
+def ci_op_families() -> list[str]:
+    """The op families the ``ci`` profile draws: every one but ``CI_UNSURVEYED_FAMILIES``."""
+    from strategies.ops import FAMILIES
+
+    return [f for f in FAMILIES if f not in CI_UNSURVEYED_FAMILIES]
+
 #: How the corpus replay judges (``--replay``): ``strict`` fails on anything but the
 #: recorded answer (an unexpected pass is how a fix is noticed); ``inform`` records every
 #: answer (``reports.releases``) and fails only on a verdict no row explains; ``auto`` is

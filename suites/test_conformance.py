@@ -6,9 +6,8 @@ import pytest
 
 from reports.corpus import known_rows, save_finding, triage_hint
 from strategies import cases
-from strategies.ops import FAMILIES
 from suites.calibration import calibrate, worth_it
-from suites.config import CI_UNSURVEYED_FAMILIES
+from suites.config import ci_op_families
 from suites.conformance import ConformanceFailure, conformance_property
 from suites.known import match
 from suites.simplify import simplified
@@ -64,7 +63,7 @@ def _search(backend, backend_spec, shard, run_case, recorder, known_row, run_con
         if shard[0] % config.getoption("--shards") == 0 and not input_trees and not dynamic:  # once per backend
             recorder.record_calibration(backend.name, calibrated)
         exclude = calibrated["features"] or None
-    families = [f for f in FAMILIES if f not in CI_UNSURVEYED_FAMILIES] if run_config.profile == "ci" else None
+    families = ci_op_families() if run_config.profile == "ci" else None
     if dynamic:  # torch.export rejects an unregistered dict subclass whatever the shapes: none drawn
         strategy = cases(exclude=exclude, dynamic=True, exportable=True, op_families=families)
     elif input_trees:

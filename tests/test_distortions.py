@@ -14,10 +14,10 @@ import pytest
 from hypothesis import seed, settings
 
 from strategies import Case, Container, Ref, cases, engine
-from strategies.ops import FAMILIES, OPS, TupleType, samples
+from strategies.ops import OPS, TupleType, samples
 from strategies.ops.opinfo import TABLE
 from strategies.render import program_types
-from suites.config import CI_UNSURVEYED_FAMILIES
+from suites.config import ci_op_families
 from suites.conformance import ConformanceFailure, Recorder, conformance_property
 from suites.runner import execute
 from suites.simplify import simplified
@@ -49,9 +49,8 @@ def find_failure(backend, *, spec: str = "harness", budget: int = 600) -> tuple[
     # The vocabulary the ci profile draws: PyTorch's op database (some 530 ops beside
     # some 190) gives the shrinker other paths, and two distortions then stop one value
     # short of their minimal form.
-    families = [f for f in FAMILIES if f not in CI_UNSURVEYED_FAMILIES]
     check = seed(20261130)(settings(SEARCH, max_examples=budget)(
-        conformance_property(backend, spec, run_case, Recorder(), case_strategy=cases(op_families=families))))
+        conformance_property(backend, spec, run_case, Recorder(), case_strategy=cases(op_families=ci_op_families()))))
     start = time.perf_counter()
     # Hypothesis stops shrinking after MAX_SHRINKING_SECONDS of wall time: on a loaded
     # machine that cut a shrink short (x1.add_(exp(x0 + x0)) left for x1.add_(x0)), so
