@@ -177,16 +177,18 @@ FORMS = {"exported": "as exported", "core": "`run_decompositions()`", "fx": "`fx
          "onnx": "the exporter's decompositions", "openvino": "`convert_model`'s decompositions"}
 
 
-def _record(member: Member) -> dict[str, Any]:
-    """One member's exported overloads and fx names, or why it has none."""
+def _record(member: Member, forms: set[str]) -> dict[str, Any]:
+    """One member's exported overloads and fx names (those of ``forms`` that need them),
+    or why it has none."""
     _, module, args, kwargs, traced = member
     record: dict[str, Any] = {"exported": [], "fx": []}
     try:
-        with time_box(TIME_BOX):
-            record["exported"] = sorted(overloads(torch.export.export(module, args, kwargs).graph_module))
+        if forms - {"fx"}:
+            with time_box(TIME_BOX):
+                record["exported"] = sorted(overloads(torch.export.export(module, args, kwargs).graph_module))
     except Exception as exc:  # noqa: BLE001 - counted, with its type
         record["error"] = f"not exportable ({type(exc).__name__})"
-    for variant in traced:
+    for variant in traced if "fx" in forms else []:
         with contextlib.suppress(Exception), time_box(TIME_BOX):
             record["fx"] = sorted({*record["fx"], *fx_names(torch.fx.symbolic_trace(variant))})
     return record
@@ -226,26 +228,30 @@ def decomposed(members: list[Member], tables: dict[str, dict[Any, Callable]]) ->
 
 
 def harvest(members: Iterator[Member | tuple[str, str]], tables: dict[str, dict[Any, Callable]],
-            leave_out: Callable[[Member, list[str]], str | None] = lambda member, exported: None) -> dict[str, Any]:
+            leave_out: Callable[[Member, list[str]], str | None] = lambda member, exported: None,
+            forms: set[str] | None = None) -> dict[str, Any]:
     """Each member's record (an unbuildable one comes as (name, why)), and the union of
-    the decomposed forms over those exported and kept (``leave_out`` says why one is not)."""
+    the decomposed forms over those exported and kept (``leave_out`` says why one is not);
+    only the graphs of ``forms`` (default: all) are made."""
+    forms = set(FORMS) if forms is None else forms
+    tables = {form: table for form, table in tables.items() if form in forms}
     records: dict[str, dict[str, Any]] = {}
     exported: list[Member] = []
     for member in members:
         if len(member) == 2:
             records[member[0]] = {"exported": [], "fx": [], "error": member[1]}
             continue
-        record = records[member[0]] = _record(member)
+        record = records[member[0]] = _record(member, forms)
         if "error" not in record:
             reason = leave_out(member, record["exported"])
             if reason:
                 record["error"] = reason
             else:
                 exported.append(member)
-    forms, failed = decomposed(exported, tables)
+    graphs, failed = decomposed(exported, tables) if tables else ({}, [])
     for name in failed:
         records[name]["decomposition_failed"] = True
-    return {"records": records, "forms": {form: sorted(names) for form, names in forms.items()}}
+    return {"records": records, "forms": {form: sorted(names) for form, names in graphs.items()}}
 
 
 def names_read(harvested: dict[str, Any], form: str) -> set[str]:
@@ -462,13 +468,16 @@ def _measure(options: argparse.Namespace) -> None:
 
     # One set of draws per distinct calibration (none cached: one set for every frontend).
     excludes = {f: _calibrated_away(f) for f in [*(f.name for f in fronts), "inductor"]}
+    forms_read = {f.name: set(f.forms) for f in fronts} | {"inductor": {"exported"}}
     draws: dict[tuple[str, ...], dict[str, Any]] = {}
     for exclude, _ in excludes.values():
         if tuple(exclude) not in draws:
             start = time.perf_counter()
             drawn = draw_cases(options.n, exclude, derandomize=not options.seed_random)
             drawn_s = time.perf_counter() - start
-            draws[tuple(exclude)] = harvest(case_members(drawn), tables)
+            # Only the graphs the frontends drawing these cases read (an export is seconds).
+            needed = set().union(*(forms_read[f] for f, (e, _) in excludes.items() if e == exclude))
+            draws[tuple(exclude)] = harvest(case_members(drawn), tables, forms=needed)
             draws[tuple(exclude)] |= {"drawn": len(drawn), "draw_s": drawn_s,
                                       "seconds": time.perf_counter() - start}
 
@@ -509,7 +518,7 @@ def _measure(options: argparse.Namespace) -> None:
     print()
     for exclude, got in draws.items():
         used = ", ".join(f for f, (e, _) in excludes.items() if tuple(e) == exclude)
-        exported = sum(1 for r in got["records"].values() if "error" not in r)
+        exported = sum(1 for r in got["records"].values() if r["exported"])
         traced = sum(1 for r in got["records"].values() if r["fx"])
         print(f"- draws for {used}: {got['drawn']} drawn in {got['draw_s']:.0f} s, {exported} exported, "
               f"{traced} traced by fx; not counted: {_errors(got) or 'none'}; {got['seconds']:.0f} s in all")

@@ -19,11 +19,14 @@ shrink goes there). Its *interval* is the longest stretch of [-8, 8] where, on a
 of step 1e-3, the function is finite, at most 1e4 in magnitude (float16's cap) and
 changes by at most 1e3 per unit (no pole, no jump): the generator clamps an operand
 into it, so that eager defines every value, and a compiler's valid rounding never
-crosses a step. Every other entry is listed under ``left_out`` with the rule it failed.
+crosses a step. Where the function also writes its operand in place (a Tensor method
+``sin_``, or ``inplace=True``) with the same result, the table says how. Every other
+entry is listed under ``left_out`` with the rule it failed.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import sys
@@ -153,6 +156,32 @@ def interval(f: Any, kwargs: dict[str, Any]) -> tuple[float, float] | None:
     return math.ceil(a * 1000) / 1000, math.floor(b * 1000) / 1000
 
 
+def inplace_form(f: Any, name: str, dtypes: list[str], kept: list[dict[str, Any]]) -> str:
+    """How every kept sample writes its operand in place: "method" (``x.clone().sin_()``,
+    the Tensor method named for the function), "inplace" (``F.silu(x.clone(),
+    inplace=True)``), or empty where neither gives the out-of-place result bit for bit in
+    every dtype. Export keeps such a write in its graph (aten.sin_, aten.silu_): a
+    converter of its own."""
+    method = getattr(torch.Tensor, name.split(".")[-1] + "_", None)
+    try:
+        takes_inplace = "inplace" in inspect.signature(f).parameters
+    except (TypeError, ValueError):
+        takes_inplace = False
+    for form, call in (("method", method and (lambda x, k: method(x, **k))),
+                       ("inplace", takes_inplace and (lambda x, k: f(x, inplace=True, **k)))):
+        if not call:
+            continue
+        try:
+            with torch.no_grad():
+                if all(torch.equal(call(x.clone(), k), f(x, **k))
+                       for d in dtypes for k in kept
+                       for x in [torch.linspace(*interval(f, k), 33, dtype=torch.float64).to(getattr(torch, d))]):
+                    return form
+        except Exception:  # noqa: BLE001 - not in this form
+            continue
+    return ""
+
+
 def main() -> None:
     warnings.filterwarnings("ignore")
     from torch.testing._internal.common_methods_invocations import op_db
@@ -197,6 +226,8 @@ def main() -> None:
                              else "no stretch of [-8, 8] where it is finite and steady")
             continue
         table[info.name] = {"call": f"torch.{info.name}", "dtypes": dtypes, "keeps_shape": keeps_shape(f, kept[0]),
+                            # A view's in-place form (squeeze_) rewrites metadata, not values.
+                            "inplace": inplace_form(f, info.name, dtypes, kept) if keeps_shape(f, kept[0]) else "",
                             "samples": [{"kwargs": k, "interval": interval(f, k)} for k in kept]}
     OUT.write_text(json.dumps({"torch": torch.__version__, "ops": table, "left_out": dict(sorted(left_out.items()))},
                               indent=1, sort_keys=True) + "\n")

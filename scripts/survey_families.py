@@ -1,6 +1,6 @@
 """Survey op families on the CPU frontends, as the ``ci`` profile would once it draws them.
 
-    python scripts/survey_families.py [--examples N] [--backend B ...] [FAMILY ...]
+    python scripts/survey_families.py [--examples N] [--backend B ...] [--op NAME ...] [FAMILY ...]
 
 Draws ``N`` derandomised programs per backend whose computing ops come from the named
 families (default: those the ``ci`` profile leaves out, ``suites.config.CI_UNSURVEYED_FAMILIES``),
@@ -27,6 +27,7 @@ from reports.corpus import known_rows  # noqa: E402
 from strategies import cases  # noqa: E402
 from strategies.cases import STRUCTURAL_FAMILIES  # noqa: E402
 from strategies.engine import draw_as_the_suite_does  # noqa: E402
+from strategies.ops import OPS  # noqa: E402
 from suites.config import CI_UNSURVEYED_FAMILIES, Config  # noqa: E402
 from suites.conformance import Recorder, conformance_property  # noqa: E402
 from suites.known import match  # noqa: E402
@@ -36,11 +37,13 @@ from suites.worker import Worker  # noqa: E402
 CPU_FRONTENDS = ("tvm-ep", "tvm-fx", "tvm-dynamo", "inductor", "onnx", "openvino")
 
 
-def survey(spec: str, families: tuple[str, ...], examples: int, worker: Worker, config: Config) -> Recorder:
+def survey(spec: str, families: tuple[str, ...], examples: int, worker: Worker, config: Config,
+           ops: tuple[str, ...] = ()) -> Recorder:
     backend = load_backend(spec, config)
     rows = known_rows(config.corpus)
     recorder = Recorder()
-    strategy = cases(op_families=[*STRUCTURAL_FAMILIES, *families])
+    structural = tuple(n for n, op in OPS.items() if op.family in STRUCTURAL_FAMILIES)
+    strategy = cases(op_families=[*STRUCTURAL_FAMILIES, *families], ops=(*ops, *structural) if ops else None)
     check = seed(0)(settings(max_examples=examples, deadline=None, database=None, derandomize=False,
                              phases=[Phase.generate], suppress_health_check=list(HealthCheck))(
         conformance_property(backend, spec, lambda case, options: worker.run(spec, case, options), recorder,
@@ -55,6 +58,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("families", nargs="*", default=list(CI_UNSURVEYED_FAMILIES))
     parser.add_argument("--examples", type=int, default=100)
     parser.add_argument("--backend", action="append", default=[])
+    parser.add_argument("--op", action="append", default=[], help="only these ops of the families (and the leaves)")
     parser.add_argument("--json", type=Path, help="also write the new verdicts here")
     options = parser.parse_args(argv)
     draw_as_the_suite_does()
@@ -63,7 +67,7 @@ def main(argv: list[str] | None = None) -> None:
     found: dict[str, Any] = {}
     try:
         for spec in options.backend or CPU_FRONTENDS:
-            recorder = survey(spec, tuple(options.families), options.examples, worker, config)
+            recorder = survey(spec, tuple(options.families), options.examples, worker, config, tuple(options.op))
             outcomes = Counter({o: n for (b, o), n in recorder.outcomes.items() if b == spec})
             print(f"## {spec}: {dict(outcomes)}; known {sum(recorder.known.values())}; new {len(recorder.new)}",
                   flush=True)

@@ -7,7 +7,8 @@ the *interval* where the function is finite and steady. A function the hand-writ
 vocabulary already draws under its name is left to it (``__init__`` skips the name).
 
 Each becomes an op of family ``opinfo`` (``opinfo_shape`` for the few whose result's shape
-is not the operand's on unit dims or a 0-d tensor: ``squeeze_copy``, ``atleast_1d``). An operand whose values (widened by its error)
+is not the operand's on unit dims or a 0-d tensor: ``squeeze_copy``, ``atleast_1d``), and
+``<name>_`` for its in-place form where it has one (the table says which). An operand whose values (widened by its error)
 leave the sample's interval is clamped into it first, so eager defines every value. The
 range and error of the result are not derived by hand: they are measured on a float64
 grid of the operand's interval (257 points, widened by the steepest step seen), and the
@@ -102,7 +103,9 @@ def _image_fits(sample: dict[str, Any], call: str, dtype: str) -> bool:
     return math.isfinite(lo) and math.isfinite(hi) and fits(dtype, lo, hi)
 
 
-def _op(entry_name: str, entry: dict[str, Any]) -> Op:
+def _op(entry_name: str, entry: dict[str, Any], inplace: bool = False) -> Op:
+    """The function's op; with ``inplace``, its in-place form on a fresh copy of the
+    operand (``<name>_``: ``x.clone().sin_()``, ``F.silu(x.clone(), inplace=True)``)."""
     dtypes = frozenset(entry["dtypes"])
     count = len(entry["samples"])
 
@@ -120,6 +123,10 @@ def _op(entry_name: str, entry: dict[str, Any]) -> Op:
             lo, hi = chosen["interval"]
             x = f"{x}.clamp({lo!r}, {hi!r})"
         kwargs = "".join(f", {k}={v!r}" for k, v in sorted(chosen["kwargs"].items()))
+        if inplace and entry["inplace"] == "method":
+            return f"{x}.clone().{entry['call'].rsplit('.', 1)[1]}_({kwargs.removeprefix(', ')})"
+        if inplace:
+            return f"{entry['call']}({x}.clone(){kwargs}, inplace=True)"
         return f"{entry['call']}({x}{kwargs})"
 
     def derive(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
@@ -132,9 +139,10 @@ def _op(entry_name: str, entry: dict[str, Any]) -> Op:
     # A function that keeps every shape is elementwise in the inference's sense too (its
     # type is inferred once per dtype and rank, ``strategies.ops._broadcasts``).
     family = "opinfo" if entry["keeps_shape"] else "opinfo_shape"
-    return Op(op_name(entry_name), family, 1, accepts, render, derive, draw_attrs)
+    return Op(op_name(entry_name) + ("_" if inplace else ""), family, 1, accepts, render, derive, draw_attrs)
 
 
-OPS = [_op(name, entry) for name, entry in sorted(_load().items())]
+OPS = [_op(name, entry, inplace) for name, entry in sorted(_load().items())
+       for inplace in (False, True) if not inplace or entry.get("inplace")]
 
 __all__ = ["OPS", "TABLE", "op_name"]
