@@ -154,18 +154,19 @@ def test_an_interrupt_something_swallowed_still_ends_the_run(swallows):
         assert "still running 3 s after SIGINT" in err and '"<string>", line 10 in <module>' in err and 2.9 < took < 5, (took, err)
 
 
-def test_three_ci_runs_give_identical_findings(tmp_path):
-    """The ci profile is derandomised: the same cases, so the same outcomes, every run."""
+def test_two_ci_runs_give_identical_findings(tmp_path):
+    """The ci profile is derandomised: the same cases, so the same outcomes, every run (two
+    runs show it; a third cost the test command a minute)."""
     pytest.importorskip("tvm")
     env = {"ROUNDTRIP_PROFILE": "ci", "ROUNDTRIP_MAX_EXAMPLES": "25", "ROUNDTRIP_CORPUS": str(tmp_path / "corpus"),
            "ROUNDTRIP_REPORTS": str(tmp_path)}
     backends = [a for b in ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo") for a in ("--backend", b)]
     seen = []
-    for _ in range(3):
+    for _ in range(2):
         run_suite(*backends, "--keep-going", "-n", "2", env=env)
         findings = json.loads((tmp_path / "findings.json").read_text())
         seen.append((findings["outcomes"], findings["known"], sorted(findings["new"])))
-    assert seen[0] == seen[1] == seen[2], seen
+    assert seen[0] == seen[1], seen
     assert sum(n for _, _, n in seen[0][0]) == 4 * 25
 
 

@@ -254,6 +254,17 @@ ROWS: tuple[Known, ...] = (
                 "float64's 1e-16."),
     ),
     Known(
+        id="onnx-float64-python-float-in-float32", backends=("onnx",), kind="bug",
+        stages=("judge",), outcome="mismatch", differences=("values",), expected=("float64",), special=("", "0-d"),
+        ops=("add_scalar", "sub_scalar", "mul_scalar", "div_scalar", "floordiv_scalar", "div_mode_scalar",
+             "where_scalar", "masked_fill", "clamp", "full", "full_like", "addcmul", "lerp"),
+        reason=("A Python float beside a float64 tensor reaches the ONNX model rounded to float32: x * 0.1 multiplies "
+                "by 0.10000000149011612. The export keeps the scalar in float64 (aten.scalar_tensor(0.1, "
+                "dtype=float64), a clamp bound, full_like's fill value, addcmul's value, lerp's weight); torchlib "
+                "writes it as a float constant and casts that to double. Off by float32's rounding (1e-8 relative), "
+                "and x // 0.1 by a whole unit. Exact scalars (0.5, 2.5) and float32 tensors are right."),
+    ),
+    Known(
         id="onnxruntime-shared-clip-bound-dropped", backends=("onnx",), kind="bug",
         stages=("session",), dynamic=False, outcome="crash", errors=("InvalidArgument",),
         message=(r"\[ONNXRuntimeError\] : N : INVALID_ARGUMENT : Invalid model\. Node input '\w+_min_N' is not a graph "

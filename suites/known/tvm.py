@@ -651,6 +651,14 @@ ROWS: tuple[Known, ...] = (
                 "nn.TransformerDecoderLayer imports."),
     ),
     Known(
+        id="tvm-fx-fill-value-keyword", backends=("tvm-fx", "tvm-dynamo"), kind="bug",
+        stages=("import", "compile-on-call"), outcome="crash", errors=("IndexError",), ops=("fill_",),
+        message=r"tuple index out of range",
+        reason=("x.fill_(value=v), the value passed by keyword as Tensor.fill_'s signature names it, fails the FX "
+                "importers: _inplace_fill reads the value as node.args[1] only (positional) and raises IndexError. "
+                "x.fill_(v) imports; from_exported_program gets the value positional from export."),
+    ),
+    Known(
         id="tvm-ep-rnn-final-state-is-sequence", backends=("tvm-ep",), kind="bug",
         stages=("judge",), dynamic=False, outcome="mismatch", differences=("shape",), special=("",),
         ops=("lstm", "gru", "tagger"),
