@@ -4,9 +4,10 @@
 
 Draws ``--n`` static cases (default 600) as a run does (``strategies.cases()``, fresh
 derandomised draws; where a backend has a calibration cache its features are left out, as
-in ``benchmarks/bench_coverage.py``), builds each with ``materialize``, exports it as the
-export-based adapters do (``torch.export.export(model, args, kwargs)``) and reads the
-graph each frontend is handed:
+in ``benchmarks/bench_coverage.py``: one set of draws per distinct calibration, each read
+only in the graphs of the frontends it stands for), builds each with ``materialize``,
+exports it as the export-based adapters do (``torch.export.export(model, args, kwargs)``)
+and reads the graph each frontend is handed:
 
 - ``tvm-ep``: the export as it is and after ``run_decompositions()``
   (``from_exported_program`` decomposes by default; the adapter also draws

@@ -262,7 +262,9 @@ ROWS: tuple[Known, ...] = (
                 "by 0.10000000149011612. The export keeps the scalar in float64 (aten.scalar_tensor(0.1, "
                 "dtype=float64), a clamp bound, full_like's fill value, addcmul's value, lerp's weight); torchlib "
                 "writes it as a float constant and casts that to double. Off by float32's rounding (1e-8 relative), "
-                "and x // 0.1 by a whole unit. Exact scalars (0.5, 2.5) and float32 tensors are right."),
+                "and x // 0.1 by a whole unit. Exact scalars (0.5, 2.5) and float32 tensors are right. The same "
+                "float32 default for a Python float as onnx-float64-constant-in-float32, there inside torchlib's own "
+                "functions."),
     ),
     Known(
         id="onnxruntime-shared-clip-bound-dropped", backends=("onnx",), kind="bug",
