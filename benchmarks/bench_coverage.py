@@ -118,7 +118,7 @@ def _measure(options: argparse.Namespace) -> None:
         else:
             exclude, note = _calibrated_away(name)
         start = time.perf_counter()
-        admitted = admitted_pairs(exclude=exclude, dynamic=False)  # static draws: no size-reading ops
+        admitted = admitted_pairs(exclude=exclude)
         probe_s = time.perf_counter() - start
         met, draw_s, pairs_s = draw_pairs(options.n, exclude, derandomize=not options.seed_random)
         hit = admitted & met

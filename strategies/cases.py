@@ -658,9 +658,6 @@ def _by_family(ops: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
 #: Families whose ops compute nothing: leaves returned as they are (inputs, views,
 #: state, tuple items) and values that are not tensors (None, constants, shape ints).
 STRUCTURAL_FAMILIES = ("leaf", "special", "none")
-#: Families drawn only by ``cases(dynamic=True)`` (or named in ``ops=``): the static
-#: searches' draws stay the ones the ci survey has seen.
-SIZE_FAMILIES = ("size",)
 
 
 def chain_depth(case: Case) -> int:
@@ -854,8 +851,9 @@ def cases(
     ``input_trees=True`` also draws how ``forward`` takes its inputs: in trees (tuples,
     lists, dicts, a tuple of pairs like a KV cache), beside ``None`` and Python flags and
     numbers, positional or keyword (``parameter_trees``); it shrinks to flat tensor inputs;
-    ``dynamic=True`` also draws the ops that read sizes (``strategies.ops.sizes``) and
-    declares input dimensions dynamic where the program allows
+    ``dynamic=True`` declares input dimensions dynamic where the program allows
+    (the ops that read sizes, ``strategies.ops.sizes``, then compute on symbols; in a
+    static case they compute on the sizes as Python ints)
     (``strategies.dynamic.dynamic_specs``): the case is compiled once and run at several
     sizes; it shrinks to fewer dynamic dimensions and to the static case.
     """
@@ -871,8 +869,6 @@ def cases(
         # Without the leaf family a drawn input may have no applicable op at all.
         raise InvalidArgument(f"op_families={list(op_families or ())!r} must include 'leaf'")
     op_names = tuple(n for n in _check_choice("ops", ops, tuple(OPS)) if OPS[n].family in families)
-    if ops is None and not dynamic:  # the size-reading ops: drawn by the dynamic search, or where named
-        op_names = tuple(n for n in op_names if OPS[n].family not in SIZE_FAMILIES)
     if "input" not in op_names:
         op_names = ("input", *op_names)  # an input can always be returned as it is
     banned: dict[str, frozenset[str]] = {}

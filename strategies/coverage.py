@@ -16,7 +16,7 @@ from collections.abc import Collection, Iterator
 
 from hypothesis.errors import InvalidArgument
 
-from .cases import ALL_DTYPES, SIZE_FAMILIES
+from .cases import ALL_DTYPES
 from .ops import COMPLEX, DOMAINS, OPS, Op, TensorType, domain_applies, domain_type, value_type
 from .render import program_types
 from .spec import CONTAINER_KINDS, Case
@@ -45,11 +45,8 @@ def op_dtype_pairs(case: Case) -> set[str]:
 PROBE_SHAPES: tuple[tuple[int, ...], ...] = ((), (1,), (3,), (2, 3), (3, 3), (2, 3, 3), (1, 2, 3, 3), (17,), (8, 16))
 
 
-def admitted_pairs(*, exclude: Collection[str] = (), include_complex: bool = False,
-                   dynamic: bool = True) -> frozenset[str]:
-    """The op x first-operand-dtype pairs the generator can draw (``"add@int16"``);
-    with ``dynamic=False``, those ``cases()`` draws without ``dynamic=True`` (not the
-    ops that read sizes, ``SIZE_FAMILIES``).
+def admitted_pairs(*, exclude: Collection[str] = (), include_complex: bool = False) -> frozenset[str]:
+    """The op x first-operand-dtype pairs the generator can draw (``"add@int16"``).
 
     Found by asking each op's ``accepts`` about probe operands: a first operand of each
     dtype (complex64 only for ``complex_ok`` ops, with ``include_complex``), in every
@@ -94,8 +91,6 @@ def admitted_pairs(*, exclude: Collection[str] = (), include_complex: bool = Fal
             continue
         raise InvalidArgument(f"exclude={sorted(map(str, exclude))!r}: {feature!r} is not container:<kind>, "
                               "op:<name> or op:<name>@<dtype> (and 'input' stays)")
-    if not dynamic:
-        ops |= {name for name, op in OPS.items() if op.family in SIZE_FAMILIES}
     return _admitted(frozenset(ops), frozenset(pairs), bool(include_complex))
 
 

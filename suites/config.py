@@ -53,18 +53,27 @@ ALIASES = {
 #: (``suites.plugin``): dev (25 cases per backend), ci (300, derandomised), nightly (2000).
 PROFILES = ("dev", "ci", "nightly")
 #: Op families the ``ci`` profile does not draw yet: OpInfo's functions
-#: (``strategies/ops/opinfo.py``) joined the vocabulary after the last ``ci`` survey. The
+#: (``strategies/ops/opinfo.py``, ``samples.py``) and the attention masks (``masks.py``)
+#: joined the vocabulary after the last ``ci`` survey. The
 #: dev and nightly profiles draw them; the rows of what they meet are filed from those
 #: runs, and a family leaves this list once a ``ci`` survey drawing it meets no new
 #: verdict. Left out, the ``ci`` draws are the ones that survey saw.
-CI_UNSURVEYED_FAMILIES = ("opinfo", "opinfo_shape", "opinfo_torch", "opinfo_functional", "opinfo_module", "opinfo_math")
+CI_UNSURVEYED_FAMILIES = ("opinfo", "opinfo_shape", "opinfo_torch", "opinfo_functional", "opinfo_module", "opinfo_math",
+                          "mask")
 
 
-def ci_op_families() -> list[str]:
-    """The op families the ``ci`` profile draws: every one but ``CI_UNSURVEYED_FAMILIES``."""
+#: Families the ``ci`` profile draws in dynamic cases only: the ops that read sizes were
+#: surveyed under dynamic dims before static programs drew them too.
+CI_STATIC_UNSURVEYED_FAMILIES = ("size",)
+
+
+def ci_op_families(*, dynamic: bool = False) -> list[str]:
+    """The op families the ``ci`` profile draws: every one but ``CI_UNSURVEYED_FAMILIES``
+    (and, in a static case, ``CI_STATIC_UNSURVEYED_FAMILIES``)."""
     from strategies.ops import FAMILIES
 
-    return [f for f in FAMILIES if f not in CI_UNSURVEYED_FAMILIES]
+    left_out = CI_UNSURVEYED_FAMILIES + (() if dynamic else CI_STATIC_UNSURVEYED_FAMILIES)
+    return [f for f in FAMILIES if f not in left_out]
 
 #: How the corpus replay judges (``--replay``): ``strict`` fails on anything but the
 #: recorded answer (an unexpected pass is how a fix is noticed); ``inform`` records every

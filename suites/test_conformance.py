@@ -63,7 +63,7 @@ def _search(backend, backend_spec, shard, run_case, recorder, known_row, run_con
         if shard[0] % config.getoption("--shards") == 0 and not input_trees and not dynamic:  # once per backend
             recorder.record_calibration(backend.name, calibrated)
         exclude = calibrated["features"] or None
-    families = ci_op_families() if run_config.profile == "ci" else None
+    families = ci_op_families(dynamic=dynamic) if run_config.profile == "ci" else None
     if dynamic:  # torch.export rejects an unregistered dict subclass whatever the shapes: none drawn
         strategy = cases(exclude=exclude, dynamic=True, exportable=True, op_families=families)
     elif input_trees:

@@ -19,7 +19,7 @@ from typing import Any
 import torch
 from torch.utils import _pytree as pytree
 
-from . import elementwise, idioms, layers, leaves, mathops, opinfo, reductions, samples, shapes, sizes, state
+from . import elementwise, idioms, layers, leaves, masks, mathops, opinfo, reductions, samples, shapes, sizes, state
 from .base import (
     COMPLEX,
     DOMAIN,
@@ -63,7 +63,7 @@ COMPANIONS = {"item": ("topk", "sort", "split", "var_mean", "aminmax"),
               "mask_broadcast": ("gt", "any"), "setitem_mask": ("gt", "any")}
 
 OPS: dict[str, Op] = {}
-for _module in (leaves, elementwise, mathops, reductions, shapes, layers, state, sizes, idioms):
+for _module in (leaves, elementwise, mathops, reductions, shapes, layers, state, sizes, idioms, masks):
     for _op in _module.OPS:
         if _op.name in OPS:
             raise ValueError(f"op {_op.name!r} is defined twice")

@@ -9,8 +9,9 @@ symbol through the arithmetic (``s // 2``, ``sym_max(s - 1, 1)``) into the op th
 (``torch.sym_max``, as export-ready model code writes it: Python's ``max`` of a symbolic
 size branches, and torch.export then specialises the range).
 Values are moved or created, never computed: ranges carry over (``derive_same``) or are
-the constant's. The family is drawn by the dynamic-shapes search (``cases(dynamic=True)``)
-and wherever ``ops=`` names it.
+the constant's. Static programs draw the family too: there the sizes are Python ints,
+and the arithmetic is folded by the tracer or kept as int ops, as model code leaves it
+(the ``ci`` profile draws it in dynamic cases only: ``suites.config``).
 """
 
 from __future__ import annotations

@@ -651,6 +651,32 @@ ROWS: tuple[Known, ...] = (
                 "nn.TransformerDecoderLayer imports."),
     ),
     Known(
+        id="tvm-full-non-finite-fill-build", backends=("tvm-ep", "tvm-dynamo"), kind="bug",
+        stages=("build", "compile-on-call"), outcome="crash", errors=("TypeError",), ops=("causal_softmax",),
+        message=r"argument of type 'PrimType' is not iterable",
+        reason=("torch.full(shape, float('-inf')) (a causal attention mask) fails relax.build: topi.full's check that "
+                "an inf or NaN fill has a float dtype tests `'float' in dtype`, and legalization passes the dtype as a "
+                "PrimType, not a string. A finite fill builds. The check came with the fix for masked_fill's -inf on "
+                "integer tensors."),
+        link="https://github.com/apache/tvm/pull/18459",
+    ),
+    Known(
+        id="tvm-full-float64-fill-beyond-float32", backends=("tvm-ep", "tvm-dynamo"), kind="bug",
+        stages=("build", "compile-on-call"), outcome="crash", errors=("ValueError",), ops=("causal_softmax",),
+        message=r"Literal value -?N\.Ne\+N exceeds (minimum|maximum) of floatN$",
+        reason=("A float64 torch.full whose fill float32 cannot hold (torch.finfo(torch.float64).min, the lowest "
+                "float64, as transformers fills a causal mask) fails relax.build: the fill becomes a float32 literal, "
+                "and TVM checks it against float32's range."),
+    ),
+    Known(
+        id="tvm-fx-tensor-device-attribute", backends=("tvm-fx",), kind="bug",
+        stages=("import",), outcome="crash", errors=("AttributeError",), ops=("causal_softmax",),
+        message=r"'Var' object has no attribute 'device'$",
+        reason=("x.device in forward (torch.full(..., dtype=x.dtype, device=x.device), as model code makes a tensor "
+                "beside another) fails from_fx: the getattr converter reads the attribute off the relax Var, which "
+                "has dtype and shape handled but no device."),
+    ),
+    Known(
         id="tvm-fx-fill-value-keyword", backends=("tvm-fx", "tvm-dynamo"), kind="bug",
         stages=("import", "compile-on-call"), outcome="crash", errors=("IndexError",), ops=("fill_",),
         message=r"tuple index out of range",
