@@ -103,12 +103,13 @@ def command(script: str, argv: list[str]) -> str:
     return shlex.join(["python", str(shown), *argv])
 
 
-def stamp(script: str, argv: list[str], seconds: float, machine: str) -> str:
+def stamp(script: str, argv: list[str], seconds: float, machine: str, at: str | None = None) -> str:
+    """The stamp of a run of ``seconds`` at commit ``at`` (default: the checkout now)."""
     minutes, rest = divmod(round(seconds), 60)
     took = f"{minutes} min {rest} s" if minutes else f"{rest} s"
     return "\n".join([
         f"- command: `{command(script, argv)}`",
-        f"- commit: `{commit()}`",
+        f"- commit: `{at or commit()}`",
         f"- date: {datetime.datetime.now(datetime.UTC).date().isoformat()}",
         f"- machine: {machine}",
         f"- took: {took}",
@@ -137,10 +138,12 @@ class Measurement:
     argv: list[str]
     machine: str = field(default_factory=machine_line)
     start: float = field(default_factory=time.perf_counter)
+    #: The code that ran: a commit made while a long run goes on is not it.
+    at: str = field(default_factory=commit)
 
     def write(self, name: str, title: str, body: str, *, path: Path = DOCS) -> None:
         seconds = time.perf_counter() - self.start
-        section = f"## {title}\n\n{stamp(self.script, self.argv, seconds, self.machine)}\n\n{body.strip()}\n"
+        section = f"## {title}\n\n{stamp(self.script, self.argv, seconds, self.machine, self.at)}\n\n{body.strip()}\n"
         text = path.read_text() if path.exists() else "# Benchmarks\n"
         path.write_text(replace_section(text, name, section))
         shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path

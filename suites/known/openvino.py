@@ -195,9 +195,10 @@ ROWS: tuple[Known, ...] = (
         reason=("A float64 -inf constant (scores.masked_fill(mask, float('-inf')), torch.where(m, -inf, x), "
                 "torch.full(..., -inf)) becomes -3.3895314e38, bfloat16's lowest, so a row of attention scores with "
                 "every entry masked softmaxes to a uniform row where eager gives NaN. +inf and 1e300 saturate the same "
-                "way; the float32 forms keep their infinities. Seen on a CPU with avx512_bf16 and amx_bf16; the "
-                "narrowing of float64 to float32 (openvino-float64-computed-in-float32) would keep an infinity."),
-        link=_OPENVINO_CPU_PRECISIONS,
+                "way; the float32 forms keep their infinities. The CPU plugin converts f64 to f32 (which clamps an "
+                "infinity, openvinotoolkit/openvino#34138) and saturates constants to bf16's range (#28542); seen on "
+                "a CPU with avx512_bf16, where the clamp lands on bf16's largest value."),
+        link="https://github.com/openvinotoolkit/openvino/issues/37968",
     ),
     Known(
         id="openvino-bfloat16-inf-constant-finite", backends=("openvino",), kind="bug",

@@ -677,6 +677,23 @@ ROWS: tuple[Known, ...] = (
                 "has dtype and shape handled but no device."),
     ),
     Known(
+        id="tvm-fx-size-arithmetic-argument", backends=("tvm-fx",), kind="bug",
+        stages=("import",), outcome="crash", errors=("TypeError",), ops=("narrow_half", "slice_but_last"),
+        message=r"Cannot convert (floordiv|sub|add|mul|truediv|sym_max) with type <class 'torch\.fx\.node\.Node'> to `relax\.Expr`",
+        reason=("An op argument computed from a size in a static program (x.narrow(0, 0, x.size(0) // 2), "
+                "x[: x.size(0) - 1]) fails from_fx: symbolic_trace records the int arithmetic as a floordiv or sub "
+                "node, and the narrow or slice converter gets the fx Node itself, not its value. x.reshape(x.size(0) "
+                "// 2, -1) imports (its converter looks the node up)."),
+    ),
+    Known(
+        id="tvm-fx-shape-slice-argument", backends=("tvm-fx",), kind="bug",
+        stages=("import",), outcome="crash", errors=("TypeError",), ops=("new_zeros_rows",),
+        message=r"'>=' not supported between instances of 'slice' and 'int'$",
+        reason=("x.new_zeros(x.shape[:-1]) fails from_fx: the traced shape slice (a getitem of x.shape by a slice) "
+                "reaches new_zeros' converter as the slice itself, compared with an int. x.new_zeros(x.shape[0]) "
+                "imports."),
+    ),
+    Known(
         id="tvm-fx-fill-value-keyword", backends=("tvm-fx", "tvm-dynamo"), kind="bug",
         stages=("import", "compile-on-call"), outcome="crash", errors=("IndexError",), ops=("fill_",),
         message=r"tuple index out of range",
