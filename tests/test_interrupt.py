@@ -73,32 +73,32 @@ def test_a_stopped_run_writes_its_reports_from_what_it_recorded(tmp_path, how):
     # Ctrl-C reaches the whole process group; a CI time limit's SIGTERM may reach only
     # the process it started.
     process = _run(tmp_path, examples=100_000)
-    _interrupt_after(tmp_path, process, 30, how, group=how is signal.SIGINT)
+    _interrupt_after(tmp_path, process, 12, how, group=how is signal.SIGINT)
     findings = json.loads((tmp_path / "findings.json").read_text())
     assert findings["run"]["status"] == "interrupted", findings["run"]
-    assert sum(findings["run"]["cases"].values()) >= 30
+    assert sum(findings["run"]["cases"].values()) >= 12
     assert _counts(findings) == _journal_counts(tmp_path)
     assert "Run: interrupted" in (tmp_path / "summary.md").read_text()
 
 
 def test_a_killed_run_is_rebuilt_from_its_journals(tmp_path):
     process = _run(tmp_path, examples=100_000)
-    _interrupt_after(tmp_path, process, 30, signal.SIGKILL, group=True)
+    _interrupt_after(tmp_path, process, 12, signal.SIGKILL, group=True)
     assert not (tmp_path / "findings.json").exists()  # nothing ran at the end
     done = subprocess.run([sys.executable, "-m", "reports.summary", str(tmp_path)], cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     findings = json.loads((tmp_path / "findings.json").read_text())
     assert findings["run"]["status"] == "killed"
-    assert sum(findings["run"]["cases"].values()) >= 30
+    assert sum(findings["run"]["cases"].values()) >= 12
     assert _counts(findings) == _journal_counts(tmp_path)
 
 
 def test_the_rebuild_gives_what_the_end_of_the_session_wrote(tmp_path):
-    process = _run(tmp_path, examples=40)
+    process = _run(tmp_path, examples=16)
     assert process.wait(timeout=600) == 0
     at_the_end = json.loads((tmp_path / "findings.json").read_text())
-    assert at_the_end["run"] == {"status": "complete", "cases": {"reference": 40}}
+    assert at_the_end["run"] == {"status": "complete", "cases": {"reference": 16}}
     recorder, status = rebuild(tmp_path)
     assert status == "complete"
     subprocess.run([sys.executable, "-m", "reports.summary", str(tmp_path)], cwd=ROOT, check=True, timeout=120,

@@ -82,7 +82,11 @@ def test_op_agrees_with_eager_inside_programs(name: str) -> None:
 
     # A sampled op (``strategies.ops.samples``, some 440 of them) has one calling form per
     # sample and no operand but the one its tensors are cut from: fewer programs show it.
-    @settings(FAST, max_examples=6 if name.startswith("sample_") else 40)
+    # An OpInfo function's range is measured on the whole interval its operand is clamped
+    # into, not derived per operand: a dozen programs hold it to eager.
+    examples = 6 if name.startswith("sample_") else 12 if OPS[name].family.startswith("opinfo") else 40
+
+    @settings(FAST, max_examples=examples)
     @given(strategy)
     def check(case: Case) -> None:
         run_program(case)

@@ -109,19 +109,23 @@ def _source(enc: Any, cuts: list[str]) -> str:
     return repr(enc)
 
 
-def _arguments(sample: dict[str, Any], x: str, t: TensorType) -> list[str]:
-    """The arguments of the call, positional then keywords, every float tensor cut from ``x``."""
+def _arguments(entry: dict[str, Any], sample: dict[str, Any], x: str, t: TensorType) -> list[str]:
+    """The arguments of the call, positional then keywords, every float tensor cut from
+    ``x``. A loss's other tensors (its target, its weights) are data, as labels are:
+    detached, or torch.export (which traces with grad on) refuses a target computed from
+    a parameter that eager, under no_grad, takes."""
     if sample["shapes"] and _clamped(sample, t):
         lo, hi = DOMAINS[sample["domain"]]
         x = f"{x}.clamp({lo!r}, {hi!r})"
-    cuts = [_cut(x, shape, i, t) for i, shape in enumerate(sample["shapes"])]
+    data = ".detach()" if "loss" in entry["call"].lower() else ""
+    cuts = [_cut(x, shape, i, t) + (data if i else "") for i, shape in enumerate(sample["shapes"])]
     parts = [_source(a, cuts) for a in sample["args"]]
     return parts + [f"{k}={_source(v, cuts)}" for k, v in sorted(sample["kwargs"].items())]
 
 
 def _call(entry: dict[str, Any], sample: dict[str, Any], x: str, t: TensorType, inplace: bool) -> str:
     """The call, or its in-place form on a fresh copy of its first tensor (``inplace``)."""
-    parts = _arguments(sample, x, t)
+    parts = _arguments(entry, sample, x, t)
     if entry["call"].startswith("Tensor."):  # a method: of its first tensor, a fresh copy where it writes
         name = entry["call"].removeprefix("Tensor.") + ("_" if inplace else "")
         first = f"{parts[0]}.clone()" if name.endswith("_") else parts[0]
@@ -153,7 +157,7 @@ def _op(entry_name: str, entry: dict[str, Any], inplace: bool = False) -> Op:
     def render(o: tuple[str, ...], a: dict, s: str) -> str:
         sample = samples[a["sample"]]
         if module:
-            out = f"{s}({', '.join(_arguments(sample, o[0], a['_types'][0]))}){_pick(sample)}"
+            out = f"{s}({', '.join(_arguments(entry, sample, o[0], a['_types'][0]))}){_pick(sample)}"
         else:
             out = f"{_call(entry, sample, o[0], a['_types'][0], inplace)}{_pick(sample)}"
         if sample.get("as_real"):
