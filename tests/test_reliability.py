@@ -155,8 +155,7 @@ def test_an_interrupt_something_swallowed_still_ends_the_run(swallows):
 
 
 def test_two_ci_runs_give_identical_findings(tmp_path):
-    """The ci profile is derandomised: the same cases, so the same outcomes, every run (two
-    runs show it; a third cost the test command a minute)."""
+    """The ci profile is derandomised: the same cases, so the same outcomes, every run."""
     pytest.importorskip("tvm")
     env = {"ROUNDTRIP_PROFILE": "ci", "ROUNDTRIP_MAX_EXAMPLES": "25", "ROUNDTRIP_CORPUS": str(tmp_path / "corpus"),
            "ROUNDTRIP_REPORTS": str(tmp_path)}

@@ -2,12 +2,12 @@
 
 * ``mask_softmax``: ``scores.masked_fill(mask, float("-inf")).softmax(-1)`` (or the fill
   ``torch.finfo(scores.dtype).min``, as transformers writes it; an integer mask masks its
-  zeros, ``mask == 0``), the mask broadcast from
-  the shape it has in a model (``mask[:, None, None, :]`` over (batch, heads, query,
-  key) scores, ``mask[..., None]`` over whole rows, or the scores' own shape);
+  zeros, ``mask == 0``), the mask broadcast from the shape it has in a model
+  (``mask[:, None, None, :]`` over (batch, heads, query, key) scores, ``mask[..., None]``
+  over whole rows, or the scores' own shape);
 * ``causal_softmax``: ``(scores + torch.full((q, k), float("-inf"), dtype=...,
-  device=...).triu(1)).softmax(-1)``, the mask made from the scores' sizes (``scores.shape[-2]``), so under a
-  dynamic dimension the size flows into the creation op.
+  device=...).triu(1)).softmax(-1)``, the mask made from the scores' sizes
+  (``scores.shape[-2]``), so under a dynamic dimension the size flows into the creation op.
 
 Eager defines every value: a row with an unmasked entry is a softmax over those entries
 (a masked one is exactly 0); a row whose every entry is masked is NaN under ``-inf``
