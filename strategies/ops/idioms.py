@@ -229,22 +229,28 @@ def _derive_lerp(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
 
 #: How a mask of fewer dims meets a wider tensor: (the subscript on the mask, the tensor
 #: dims the mask's dims line up with given the tensor's rank, or None where it has none).
-_MASK_LAYOUTS = {
+MASK_LAYOUTS: dict[str, tuple[str, Callable[[int], list[int] | None]]] = {
     "trailing_none": ("[..., None]", lambda r: list(range(r - 1))),
     "attention": ("[:, None, None, :]", lambda r: [0, 3] if r == 4 else None),
 }
 
 
-def _mask_layouts(x: TensorType, m: TensorType) -> list[str]:
-    """The layouts in which ``m`` broadcasts to ``x``'s shape."""
+def lined_up(x: TensorType, m: TensorType, layouts: dict[str, tuple[str, Callable[[int], list[int] | None]]]
+             ) -> list[str]:
+    """The names of ``layouts`` in which ``m`` broadcasts to ``x``'s shape."""
     found = []
-    if not (real(x) and m.is_bool and m.exact and m.rank >= 1):
-        return found
-    for name, (_, lined) in _MASK_LAYOUTS.items():
+    for name, (_, lined) in layouts.items():
         dims = lined(x.rank)
         if dims is not None and len(dims) == m.rank and all(m.shape[i] in (1, x.shape[d]) for i, d in enumerate(dims)):
             found.append(name)
     return found
+
+
+def _mask_layouts(x: TensorType, m: TensorType) -> list[str]:
+    """The layouts in which the bool ``m`` broadcasts to ``x``'s shape."""
+    if not (real(x) and m.is_bool and m.exact and m.rank >= 1):
+        return []
+    return lined_up(x, m, MASK_LAYOUTS)
 
 
 def _draw_mask(draw: Callable, types: tuple[TensorType, ...]) -> dict:
@@ -252,7 +258,7 @@ def _draw_mask(draw: Callable, types: tuple[TensorType, ...]) -> dict:
 
 
 def _render_mask(o: tuple[str, ...], a: dict, s: str) -> str:
-    x, m = o[0], o[1] + _MASK_LAYOUTS[a["layout"]][0]
+    x, m = o[0], o[1] + MASK_LAYOUTS[a["layout"]][0]
     if a["form"] == "mul":
         return f"{x} * {m}"
     if a["form"] == "where":

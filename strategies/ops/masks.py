@@ -25,14 +25,12 @@ from dataclasses import replace
 
 from ..choices import sampled
 from .base import Op, TensorType, Type, finish, real, rounding
+from .idioms import MASK_LAYOUTS, lined_up
 
-#: How a mask of a model's shape lines up with the scores: (subscript, the scores' dims
-#: the mask's dims stand for, given the scores' rank).
+#: How a mask of a model's shape lines up with the scores: its own shape, or the wider
+#: tensor's layouts of ``idioms`` (``mask[..., None]``, ``mask[:, None, None, :]``).
 LAYOUTS: dict[str, tuple[str, Callable[[int], list[int] | None]]] = {
-    "same": ("", lambda r: list(range(r))),
-    "rows": ("[..., None]", lambda r: list(range(r - 1)) if r >= 2 else None),
-    "keys": ("[:, None, None, :]", lambda r: [0, 3] if r == 4 else None),
-}
+    "same": ("", lambda r: list(range(r))), **MASK_LAYOUTS}
 #: The fill of a masked entry: ``float("-inf")``, or the dtype's lowest finite value.
 FILLS = {"inf": 'float("-inf")', "min": "torch.finfo({x}.dtype).min"}
 
@@ -44,12 +42,7 @@ def _scores_ok(x: TensorType) -> bool:
 def _layouts(x: TensorType, m: TensorType) -> list[str]:
     if not (_scores_ok(x) and isinstance(m, TensorType) and (m.is_bool or m.is_int) and m.exact and m.rank >= 1):
         return []
-    found = []
-    for name, (_, lined) in LAYOUTS.items():
-        dims = lined(x.rank)
-        if dims is not None and len(dims) == m.rank and all(m.shape[i] in (1, x.shape[d]) for i, d in enumerate(dims)):
-            found.append(name)
-    return found
+    return lined_up(x, m, LAYOUTS)
 
 
 def _softmax_type(x: TensorType, out: Type, may_be_nan: bool) -> Type:
