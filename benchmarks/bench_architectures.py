@@ -24,12 +24,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 
+from harness.known import SignatureOnly  # noqa: E402
+from harness.runner import CPU_BACKENDS  # noqa: E402
+from harness.signature import Signature  # noqa: E402
+from harness.worker import Worker  # noqa: E402
 from reports.corpus import known_rows  # noqa: E402
 from strategies.architectures import FAMILIES, architectures  # noqa: E402
-from suites.known import SignatureOnly  # noqa: E402
-from suites.runner import CPU_BACKENDS  # noqa: E402
-from suites.signature import Signature  # noqa: E402
-from suites.worker import Worker  # noqa: E402
 
 
 def drawn(family: str, count: int) -> list:

@@ -28,12 +28,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.docs_section import Measurement, capture  # noqa: E402
+from harness.config import CASE_TIMEOUT, Config  # noqa: E402
+from harness.known import KNOWN  # noqa: E402
+from harness.own import OwnModel  # noqa: E402
+from harness.runner import CPU_BACKENDS  # noqa: E402
+from harness.worker import Worker  # noqa: E402
 from suites.check import check  # noqa: E402
-from suites.config import CASE_TIMEOUT, Config  # noqa: E402
-from suites.known import KNOWN  # noqa: E402
-from suites.own import OwnModel  # noqa: E402
-from suites.runner import CPU_BACKENDS  # noqa: E402
-from suites.worker import Worker  # noqa: E402
 from tests.known_causes import EXPECTED  # noqa: E402
 
 __all__ = ["main"]

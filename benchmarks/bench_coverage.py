@@ -6,7 +6,7 @@ Draws ``--n`` cases (default 2000, a nightly run's budget per backend) the way t
 draws them: ``strategies.cases(exclude=E)`` inside one ``@given(st.data())`` test,
 generate phase only, no example database; E is what the backend's calibration left out,
 read from its cache (``.roundtrip/calibration/<NAME>.json``, ``ROUNDTRIP_CACHE`` moves
-it; ``suites.calibration``). Without a cache, or without ``--backend``, E is empty and
+it; ``harness.calibration``). Without a cache, or without ``--backend``, E is empty and
 the output says so. Draws are derandomised (the same cases every time) unless
 ``--seed-random``; each is a fresh draw, as in a run (``strategies/engine.py``).
 Only the drawing runs: no frontend is called.
@@ -35,11 +35,11 @@ from hypothesis import HealthCheck, Phase, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from benchmarks.docs_section import Measurement, capture  # noqa: E402
+from harness.calibration import cache_key, cache_path, read_cache  # noqa: E402
+from harness.config import Config  # noqa: E402
+from harness.runner import load_backend  # noqa: E402
 from strategies import admitted_pairs, cases, op_dtype_pairs  # noqa: E402
 from strategies.engine import draw_as_the_suite_does  # noqa: E402
-from suites.calibration import cache_key, cache_path, read_cache  # noqa: E402
-from suites.config import Config  # noqa: E402
-from suites.runner import load_backend  # noqa: E402
 
 draw_as_the_suite_does()  # the draws the suite makes (conftest.py does the same)
 

@@ -68,10 +68,10 @@ from torch.utils import _pytree as pytree  # noqa: E402
 
 from benchmarks.bench_coverage import _calibrated_away  # noqa: E402
 from benchmarks.docs_section import Measurement, capture  # noqa: E402
+from harness.backends.tvm import flat_tensor_module  # noqa: E402
+from harness.config import Config  # noqa: E402
 from strategies import cases, materialize  # noqa: E402
 from strategies.engine import draw_as_the_suite_does  # noqa: E402
-from suites.backends.tvm import flat_tensor_module  # noqa: E402
-from suites.config import Config  # noqa: E402
 
 draw_as_the_suite_does()  # the draws the suite makes (conftest.py does the same)
 

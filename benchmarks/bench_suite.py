@@ -37,7 +37,7 @@ Sections (all by default):
   fuzzing campaign meets a frontend: distinct signatures found (and which of them the
   table knows as a bug, knows as unsupported, or does not know), outcome counts and cases
   per minute. The search power of a generator change, measured. Calibration
-  (``suites.calibration``) runs first, inside the budget (``--no-calibration``: off).
+  (``harness.calibration``) runs first, inside the budget (``--no-calibration``: off).
 
 ``--write-docs`` writes each part it ran, stamped, into that part's own section of
 ``docs/benchmarks.md`` (``bench_suite-<part>``; ``benchmarks/docs_section.py``): the
@@ -68,14 +68,14 @@ import torch  # noqa: E402
 from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 
 from benchmarks.docs_section import Measurement, capture  # noqa: E402
+from harness.conformance import ConformanceFailure, Recorder, StopSearch, conformance_property  # noqa: E402
+from harness.known import KNOWN, Known, match  # noqa: E402
+from harness.runner import CPU_BACKENDS, execute, load_backend  # noqa: E402
+from harness.worker import Worker  # noqa: E402
 from reports.corpus import known_rows  # noqa: E402
 from strategies import Case, Input, Ref, Value  # noqa: E402
 from strategies import cases as gen_cases  # noqa: E402
 from strategies.engine import draw_as_the_suite_does  # noqa: E402
-from suites.conformance import ConformanceFailure, Recorder, StopSearch, conformance_property  # noqa: E402
-from suites.known import KNOWN, Known, match  # noqa: E402
-from suites.runner import CPU_BACKENDS, execute, load_backend  # noqa: E402
-from suites.worker import Worker  # noqa: E402
 
 draw_as_the_suite_does()  # the draws the suite makes (conftest.py does the same)
 #: What a verdict is matched against, as the suite does: the table and the open corpus entries.
@@ -234,7 +234,7 @@ def dynamic_cost(backends: list[str], n: int) -> None:
     by how the dynamic case ended: passed at every size (the price of compiling once for
     many sizes: the frontend's dynamic compile against its static one, and the calls), or
     failed (the price above plus the static case's compile, which tells a static bug from
-    a dynamic one, ``suites.runner._unless_static``)."""
+    a dynamic one, ``harness.runner._unless_static``)."""
     from strategies.dynamic import statically
 
     print(f"\n### Dynamic shapes: what a dynamic case costs ({n} declared cases per backend, one core)\n")
@@ -486,8 +486,8 @@ def repeat(backends: list[str], runs: int = 3) -> None:
 def _campaign_run(spec: str, seconds: float, calibrated: bool) -> tuple[int, Counter, dict[str, str], list[str]]:
     """One backend for ``seconds`` of wall clock: (cases, outcomes, signature -> what the
     table says, the features calibration left out)."""
+    from harness.calibration import calibrate
     from strategies import cases
-    from suites.calibration import calibrate
 
     backend = load_backend(spec)
     worker = started_worker(spec)

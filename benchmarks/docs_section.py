@@ -5,7 +5,7 @@ replaces only that part of the file, so that one benchmark (or one part of
 ``bench_suite.py``) can be measured again without touching the others. Every section is
 stamped with what a reader needs to trust or redo it: the exact command, the commit
 (``+dirty`` when tracked files differ from it), the date, the machine and the versions,
-and how long it took. ``tests/test_docs.py`` checks that every section carries a stamp
+and how long it took. ``scripts/lint_docs.py`` checks that every section carries a stamp
 and that its commit exists.
 """
 

@@ -31,8 +31,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from suites.config import Config
-from suites.known import KNOWN, TRT, Known
+from harness.config import Config
+from harness.known import KNOWN, TRT, Known
 
 from .corpus import Entry, _write_atomic, cpu_features, load_entries, run_reproducer
 

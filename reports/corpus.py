@@ -1,7 +1,7 @@
 """The regression corpus: one directory per bug under ``reports/corpus/``.
 
 A run never writes it: a failing run files its shrunk case under its reports
-(``suites.config.Config.untriaged``, the same form as an entry), and the case stays a
+(``harness.config.Config.untriaged``, the same form as an entry), and the case stays a
 failure on every run until a person triages it and ``add`` copies it in, naming the row
 that explains it (or saying why it has none). Only such an entry counts as a known bug.
 
@@ -43,15 +43,15 @@ from importlib.metadata import PackageNotFoundError, requires, version
 from pathlib import Path
 from typing import Any
 
-from suites.config import Config
-from suites.conformance import ConformanceFailure
-from suites.known import KNOWN, TRT, Known, SignatureOnly, row
-from suites.runner import load_backend
-from suites.signature import Signature
-from suites.simplify import simplified, simplify
-from suites.subjects import Subject, kind_of, subject_from_json, subject_to_json
-from suites.versions import versions
-from suites.worker import Worker
+from harness.config import Config
+from harness.conformance import ConformanceFailure
+from harness.known import KNOWN, TRT, Known, SignatureOnly, row
+from harness.runner import load_backend
+from harness.signature import Signature
+from harness.simplify import simplified, simplify
+from harness.subjects import Subject, kind_of, subject_from_json, subject_to_json
+from harness.versions import versions
+from harness.worker import Worker
 
 from .releases import summary as releases_summary
 from .reproducer import reproducer_source, subject_reproducer, title
@@ -61,7 +61,7 @@ __all__ = ["CORPUS", "CorpusError", "Entry", "add", "cpu_features", "triage_hint
            "render_report", "reproducer_source", "rows_without_entry", "save_finding"]
 
 #: The tracked corpus: every function's default. A run's own (``--corpus``,
-#: ``ROUNDTRIP_CORPUS``: the self-tests use a temp dir) comes from ``suites.config``.
+#: ``ROUNDTRIP_CORPUS``: the self-tests use a temp dir) comes from ``harness.config``.
 CORPUS = Path(__file__).resolve().parent / "corpus"
 STATUSES = ("open", "fixed", "unverified")
 _META_FIELDS = {"id": str, "backend": str, "options": dict, "outcome": str, "signature": str, "status": str,
@@ -580,7 +580,7 @@ def main(argv: list[str] | None = None) -> int:
     add_ = sub.add_parser("add", help="a run's finding, triaged, joins the corpus: the only door")
     add_.add_argument("finding", type=Path, help="the finding's directory (the run's reports/untriaged/ID)")
     door = add_.add_mutually_exclusive_group(required=True)
-    door.add_argument("--row", help="the row of suites.known that explains it (it must)")
+    door.add_argument("--row", help="the row of harness.known that explains it (it must)")
     door.add_argument("--triaged", metavar="WHY", help="no row explains it yet: why it is a bug all the same")
     render = sub.add_parser("render", help="a GitHub-issue-ready markdown report for one entry (runs its repro)")
     render.add_argument("entry", nargs="?", help="the entry's id (its directory name)")
@@ -592,7 +592,7 @@ def main(argv: list[str] | None = None) -> int:
     refresh_ = sub.add_parser("refresh", help="simplify entries' inputs and write their reproducers anew")
     refresh_.add_argument("entries", nargs="*", help="entry ids (default: all)")
     file_ = sub.add_parser("file", help="file a case written by hand as a row's entry (where find cannot reach it)")
-    file_.add_argument("row", help="the row's id in suites.known")
+    file_.add_argument("row", help="the row's id in harness.known")
     file_.add_argument("--backend", required=True, help="built-in name or package.module:ClassName")
     file_.add_argument("--case", required=True, help="the case as JSON, or a path to a JSON file")
     file_.add_argument("--options", default="{}", help="frontend options as JSON (default {})")

@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from suites.config import Config
-from suites.conformance import Recorder
+from harness.config import Config
+from harness.conformance import Recorder
 
 from .summary import STATUS, outcome_table, write_latest
 

@@ -21,9 +21,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from harness.subjects import kind_of, subject_from_json
 from strategies import OPS
 from strategies.dynamic import ROLES
-from suites.subjects import kind_of, subject_from_json
 
 from .corpus import CORPUS, entry_id
 

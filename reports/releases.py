@@ -34,9 +34,9 @@ from typing import Any
 
 from packaging.version import Version
 
-from suites.config import Config
-from suites.known import passed_or_rejected_cleanly
-from suites.versions import versions
+from harness.config import Config
+from harness.known import passed_or_rejected_cleanly
+from harness.versions import versions
 
 __all__ = ["ANSWERS", "RELEASES", "answer", "column_key", "log_answer", "merge", "read_answers", "summary"]
 
@@ -49,7 +49,7 @@ _NOT_RELEASES = ("python", "machine")
 
 def answer(meta: dict[str, Any], verdict: Any, explained: Any) -> str:
     """One of ``ANSWERS`` for an entry's replayed ``verdict``, ``explained`` being the row
-    that matched it (``suites.known.match``) or None."""
+    that matched it (``harness.known.match``) or None."""
     if verdict.outcome == "pass" or (meta["status"] == "fixed" and passed_or_rejected_cleanly(verdict, explained)):
         return "fixed"
     if explained is None:

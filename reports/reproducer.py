@@ -1,7 +1,7 @@
 """The standalone reproducer of a finding: what a maintainer reads in ten seconds.
 
 Only what the case needs: the container classes it returns, the model with the values
-its output uses, its inputs as literals where they are small (``suites.simplify`` puts
+its output uses, its inputs as literals where they are small (``harness.simplify`` puts
 them there), the frontend's own calls written out (for tensors in and out, as the
 frontend's docs show them: the adapter's ``plain_recipe``; else its ``Recipe``, the same
 helpers the harness runs), and at the end what eager returned and what the frontend
@@ -20,17 +20,17 @@ from typing import Any
 import torch
 from torch.utils import _pytree as pytree
 
+from harness.backends.base import Backend, Contract, Recipe
+from harness.oracle import TOLERANCES
+from harness.own import OwnModel
+from harness.signature import Signature
+from harness.subjects import Subject, kind_of
 from strategies import Case, Input, containers, materialize
 from strategies.architectures import FAMILIES as ARCHITECTURES
 from strategies.architectures import Architecture, error_bound
 from strategies.architectures import build as build_architecture
 from strategies.dynamic import dynamic_shapes_source, resized, size_roles, statically
 from strategies.render import _SUPPORT, arguments_source, class_source, input_source
-from suites.backends.base import Backend, Contract, Recipe
-from suites.oracle import TOLERANCES
-from suites.own import OwnModel
-from suites.signature import Signature
-from suites.subjects import Subject, kind_of
 
 __all__ = ["architecture_reproducer", "own_model_reproducer", "reproducer_source", "subject_reproducer", "title"]
 
@@ -275,7 +275,7 @@ _STATIC_TOO = re.compile(r"fails at the \w+ size (\{[^}]*\}) compiled statically
 
 def _static_at(case: Case, meta: dict[str, Any]) -> Case:
     """The static case a static verdict came from: a dynamic case's at the size its note
-    names (``suites.runner`` compiles the static case there), else at its example."""
+    names (``harness.runner`` compiles the static case there), else at its example."""
     found = next((m for n in meta.get("notes") or () if (m := _STATIC_TOO.search(n))), None)
     if case.dynamic is None or found is None:
         return statically(case)

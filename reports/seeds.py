@@ -16,12 +16,12 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from harness.config import Config
+from harness.conformance import ConformanceFailure
+from harness.known import match, passed_or_rejected_cleanly
+from harness.runner import Verdict, execute, load_backend
 from strategies import Case, Container, Input, Ref, Value
 from strategies.ops import TensorType, infer
-from suites.config import Config
-from suites.conformance import ConformanceFailure
-from suites.known import match, passed_or_rejected_cleanly
-from suites.runner import Verdict, execute, load_backend
 
 from .corpus import save_finding
 

@@ -1,7 +1,7 @@
 """What a run leaves in ``reports/latest/``: findings.json, summary.md, summary.html.
 
 They are built from the journals every pytest process appends to as it records each
-case (``journal-<process>.jsonl``, see ``suites.conformance.Recorder``): at the end of
+case (``journal-<process>.jsonl``, see ``harness.conformance.Recorder``): at the end of
 the session, after Ctrl-C or SIGTERM, and, for a run killed outright (SIGKILL, a lost
 machine), on demand:
 
@@ -16,10 +16,10 @@ import os
 from pathlib import Path
 from typing import Any
 
+from harness.config import Config
+from harness.conformance import Recorder
+from harness.versions import versions
 from strategies import OPS, admitted_pairs
-from suites.config import Config
-from suites.conformance import Recorder
-from suites.versions import versions
 
 from .corpus import CORPUS
 from .page import DYNAMIC_HEADER, OUTCOMES, dynamic_rows, render_page

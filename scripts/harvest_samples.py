@@ -25,7 +25,7 @@ One result is kept (``pick`` names it in a tuple): a float one where the operand
 cut from a float operand (indices and masks are left out), a complex one as
 ``torch.view_as_real`` sees it (``as_real``). Per sample the table records the largest float
 result seen (``bound``) and the steepest slope (``slope``), from which the generator
-claims a range and an error; the ``fp64_ref`` rule (``suites.oracle``) judges values.
+claims a range and an error; the ``fp64_ref`` rule (``harness.oracle``) judges values.
 Every entry that keeps no sample is listed under ``left_out`` with the rule it failed.
 """
 

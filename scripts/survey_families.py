@@ -3,9 +3,9 @@
     python scripts/survey_families.py [--examples N] [--backend B ...] [--op NAME ...] [FAMILY ...]
 
 Draws ``N`` derandomised programs per backend whose computing ops come from the named
-families (default: those the ``ci`` profile leaves out, ``suites.config.CI_UNSURVEYED_FAMILIES``),
+families (default: those the ``ci`` profile leaves out, ``harness.config.CI_UNSURVEYED_FAMILIES``),
 runs each in a worker process (a segfault is a verdict), and prints, per backend, the
-outcomes and every verdict no row of ``suites/known/`` or open corpus entry explains,
+outcomes and every verdict no row of ``harness/known/`` or open corpus entry explains,
 with its smallest case's replay command. A family leaves ``CI_UNSURVEYED_FAMILIES``
 once this prints no new verdict on any frontend.
 """
@@ -23,16 +23,16 @@ from hypothesis import HealthCheck, Phase, seed, settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from harness.config import CI_UNSURVEYED_FAMILIES, Config  # noqa: E402
+from harness.conformance import Recorder, conformance_property  # noqa: E402
+from harness.known import match  # noqa: E402
+from harness.runner import load_backend  # noqa: E402
+from harness.worker import Worker  # noqa: E402
 from reports.corpus import known_rows  # noqa: E402
 from strategies import cases  # noqa: E402
 from strategies.cases import STRUCTURAL_FAMILIES  # noqa: E402
 from strategies.engine import draw_as_the_suite_does  # noqa: E402
 from strategies.ops import OPS  # noqa: E402
-from suites.config import CI_UNSURVEYED_FAMILIES, Config  # noqa: E402
-from suites.conformance import Recorder, conformance_property  # noqa: E402
-from suites.known import match  # noqa: E402
-from suites.runner import load_backend  # noqa: E402
-from suites.worker import Worker  # noqa: E402
 
 CPU_FRONTENDS = ("tvm-ep", "tvm-fx", "tvm-dynamo", "inductor", "onnx", "openvino")
 

@@ -846,7 +846,7 @@ def cases(
     ``exportable=True`` leaves out outputs that ``torch.export`` itself rejects (an
     unregistered dict subclass), ``False`` keeps only cases that contain one;
     ``exclude`` leaves out features a frontend is known to reject cleanly
-    (``suites.calibration``): ``container:<kind>``, ``op:<name>``, or ``op:<name>@<dtype>``
+    (``harness.calibration``): ``container:<kind>``, ``op:<name>``, or ``op:<name>@<dtype>``
     (the op on a first operand of that dtype);
     ``input_trees=True`` also draws how ``forward`` takes its inputs: in trees (tuples,
     lists, dicts, a tuple of pairs like a KV cache), beside ``None`` and Python flags and

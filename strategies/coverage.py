@@ -2,7 +2,7 @@
 can draw at all.
 
 A pair is an op applied to a first operand of one dtype (``add@int16``): the unit in
-which calibration leaves features out (``op:<name>@<dtype>``, ``suites.calibration``)
+which calibration leaves features out (``op:<name>@<dtype>``, ``harness.calibration``)
 and in which the run's summary reports coverage (``reports.summary``). Both sides use
 the one definition here: ``op_dtype_pairs`` for what a case met, ``admitted_pairs`` for
 what a run could meet.

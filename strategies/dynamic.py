@@ -12,7 +12,7 @@ be the same module at every size (``dynamic_specs`` checks that the rendered
 on its operands at every size (each op's ``accepts`` and its inferred type). The draw
 keeps only dimensions for which both hold, so ``torch.export`` rarely finds the program
 specialising what it declared (its constraint violation discards the declaration, see
-``suites.runner``). It respects ``torch.export``'s own rules: an example size is at
+``harness.runner``). It respects ``torch.export``'s own rules: an example size is at
 least 2 (0 and 1 are specialised when traced), while a range may start at 0 or 1.
 """
 

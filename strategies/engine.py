@@ -12,7 +12,7 @@ What goes through it:
 * the generator's direct draws (``integer_choice``, ``label``, ``span``,
   ``choice_count``: ``strategies.choices`` and ``strategies.cases``);
 * the seed a run was forced to and the example database's key
-  (``suites.conformance``), and the shrink-time limit a self-test lifts;
+  (``harness.conformance``), and the shrink-time limit a self-test lifts;
 * the suite's draw settings, three settings that no ``settings`` option reaches:
 
   - Hypothesis mixes into its draws (one in twenty) integer, float and string constants
@@ -35,7 +35,7 @@ What goes through it:
     nothing to share and spin after each call: on 2 cores they burned about 1 ms of CPU
     a draw beside its 10, and in a ``pytest -n`` run they take cores from the other
     workers. One thread, as the worker that compiles and runs a case has
-    (``suites/worker.py``).
+    (``harness/worker.py``).
 
   ``suite_draws()`` applies them for a block (the pytest plugin: for the session);
   ``draw_as_the_suite_does()`` for the rest of a process (the tools and benchmarks);

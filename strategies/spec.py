@@ -55,7 +55,7 @@ class Input:
     """One model input. Its values come from the case's seed, within ``domain`` (one of
     ``strategies.ops.DOMAINS``), unless ``values`` gives them: the elements in row-major
     order, repeated to fill the shape (one value fills it all). Only the simplifier
-    (``suites.simplify``) sets ``values``, and only to numbers inside the domain."""
+    (``harness.simplify``) sets ``values``, and only to numbers inside the domain."""
 
     name: str
     dtype: str

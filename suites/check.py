@@ -1,7 +1,7 @@
 """A user's own model through the suite: ``python -m suites check pkg.module:factory``.
 
 ``factory()`` returns ``(model, args, kwargs)``, ``(model, args)`` or ``(model, inputs)``
-with ``inputs()`` returning ``(args, kwargs)`` (see ``suites.own``). Every frontend
+with ``inputs()`` returning ``(args, kwargs)`` (see ``harness.own``). Every frontend
 compiles the model in the suite's worker process and is judged as a generated case is:
 the same oracle (structure, dtypes, shapes, values at each dtype's precision, buffers
 and inputs after the call), the same contracts and known table. A new finding writes a
@@ -25,15 +25,14 @@ from typing import Any
 
 import pytest
 
+from harness.config import CASE_TIMEOUT, Config
+from harness.conformance import ConformanceFailure, Recorder, replay_command
+from harness.known import Known, counted_outcome, match, passed_or_rejected_cleanly
+from harness.own import OwnModel
+from harness.runner import CPU_BACKENDS, DEFAULT_BACKENDS, Verdict, execute, load_backend
+from harness.worker import Worker
 from reports.corpus import known_rows, save_finding
 from reports.summary import write_latest
-
-from .config import CASE_TIMEOUT, Config
-from .conformance import ConformanceFailure, Recorder, replay_command
-from .known import Known, counted_outcome, match, passed_or_rejected_cleanly
-from .own import OwnModel
-from .runner import CPU_BACKENDS, DEFAULT_BACKENDS, Verdict, execute, load_backend
-from .worker import Worker
 
 __all__ = ["Checked", "assert_roundtrips", "check", "main"]
 

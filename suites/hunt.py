@@ -22,20 +22,19 @@ from typing import Any
 
 from hypothesis import HealthCheck, Phase, seed, settings
 
+from harness.config import Config
+from harness.conformance import ConformanceFailure, Recorder, conformance_property
+from harness.known import SURVEY, Known, match, root_causes, row
+from harness.runner import Verdict, load_backend
+from harness.simplify import simplified
+from harness.subjects import kind_of
+from harness.worker import Worker
 from reports.corpus import Entry, known_rows, load_entries, rows_without_entry, save_finding
 from strategies import cases
 from strategies.architectures import architectures
 from strategies.cases import STRUCTURAL_FAMILIES
 from strategies.engine import draw_as_the_suite_does
 from strategies.ops import OPS
-
-from .config import Config
-from .conformance import ConformanceFailure, Recorder, conformance_property
-from .known import SURVEY, Known, match, root_causes, row
-from .runner import Verdict, load_backend
-from .simplify import simplified
-from .subjects import kind_of
-from .worker import Worker
 
 __all__ = ["architecture_families", "focus_ops", "hunt", "needs_dynamic"]
 
@@ -49,7 +48,7 @@ _ELSEWHERE = Known(id="elsewhere", backends=("*",), kind="bug", reason="")
 def focus_ops(target: Known, backend_spec: str, findings: Path | None = None,
               entries: list[Entry] | None = None) -> tuple[str, ...]:
     """The ops ``target`` names in its fields, those of the verdicts it explained on
-    ``backend_spec`` in the last ``ci`` survey (``suites.known.SURVEY``), those its
+    ``backend_spec`` in the last ``ci`` survey (``harness.known.SURVEY``), those its
     corpus entries' cases ran (meta ``ops``) and, given a run's ``findings.json``, those
     of the example cases of the row there, with every op that computes nothing (inputs,
     views, state, constants); empty when none names an op. Where every op named computes
@@ -181,7 +180,7 @@ def find(row_id: str, backend_spec: str | None, examples: int, worker: Worker, f
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m suites.hunt",
                                      description="find and shrink known rows' bugs, and file each as the row's entry")
-    parser.add_argument("rows", nargs="*", help="row ids of suites.known (default: every row without an entry)")
+    parser.add_argument("rows", nargs="*", help="row ids of harness.known (default: every row without an entry)")
     parser.add_argument("--backend", help="the backend to search (default: each of the row's, in turn)")
     parser.add_argument("--examples", type=int, default=1000, help="cases to try per backend (default 1000)")
     parser.add_argument("--input-trees", action="store_true", help="draw inputs in trees, beside None and flags "

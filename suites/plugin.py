@@ -27,8 +27,8 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
+from harness.config import CASE_TIMEOUT, CONFIG, PROFILES, REPLAY_MODES, ROOT, Config
 from strategies.engine import suite_draws
-from suites.config import CASE_TIMEOUT, CONFIG, PROFILES, REPLAY_MODES, ROOT, Config
 
 _slow_is_fine = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.filter_too_much]
 # Every profile derives from Hypothesis's plain defaults: where CI is set in the
@@ -86,7 +86,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "repeatable")
     group.addoption("--calibration", choices=("auto", "on", "off", "refresh"), default="auto",
                     help="leave out what each frontend rejects cleanly, learned in a short pass and cached "
-                         "(suites/calibration.py): auto = on when the budget is at least 4x the pass "
+                         "(harness/calibration.py): auto = on when the budget is at least 4x the pass "
                          "(nightly, not ci); off = draw everything; refresh = a new pass")
     group.addoption("--shapes", choices=("all", "static", "dynamic"), default="all",
                     help="which conformance searches run: static shapes only, dynamic shapes only "
@@ -118,7 +118,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("--database") or config.getoption("--database-from"):
         if settings.get_profile(profile).derandomize:
             raise pytest.UsageError("--database: this profile is derandomised (ci), and so replays no database")
-        from suites.database import example_database
+        from harness.database import example_database
 
         settings.register_profile("roundtrip-database", settings.get_profile(profile), database=example_database(
             config.getoption("--database"), config.getoption("--database-from")))
@@ -126,7 +126,7 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[PROFILE] = profile
     config.stash[CONFIG] = run = dataclasses.replace(run, max_examples=settings.get_profile(profile).max_examples)
     _parts(config)  # a bad --shard-index is an error before anything runs
-    from suites.conformance import Recorder
+    from harness.conformance import Recorder
 
     if not runs_ours(config):  # a session of other tests: no reports written, no handlers
         config._roundtrip_recorder = Recorder()
@@ -273,7 +273,7 @@ def _between_cases(run: Any) -> Any:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "backend_spec" in metafunc.fixturenames:
-        from suites.runner import DEFAULT_BACKENDS  # every frontend, when no --backend is given
+        from harness.runner import DEFAULT_BACKENDS  # every frontend, when no --backend is given
 
         specs = metafunc.config.getoption("--backend") or list(DEFAULT_BACKENDS)
         metafunc.parametrize("backend_spec", specs, ids=specs)
@@ -296,9 +296,9 @@ def _parts(config: pytest.Config) -> list[tuple[int, int]]:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Conformance items laid out so that -n's workers end together (suites/schedule.py);
+    """Conformance items laid out so that -n's workers end together (harness/schedule.py);
     each item's part is noted so that its time is recorded."""
-    from suites.schedule import arrange, estimates, part_key, recorded_seconds
+    from harness.schedule import arrange, estimates, part_key, recorded_seconds
 
     whole_run = _parts(config)[0]  # the part of an item that is not parametrised by shard
     keys: list[str | None] = []
@@ -337,13 +337,13 @@ def shard(request: pytest.FixtureRequest) -> tuple[int, int]:
 
 @pytest.fixture(scope="session")
 def run_config(request: pytest.FixtureRequest) -> Config:
-    """The run's settings (``suites.config``)."""
+    """The run's settings (``harness.config``)."""
     return request.config.stash[CONFIG]
 
 
 @pytest.fixture
 def backend(backend_spec: str, run_config: Config):
-    from suites.runner import load_backend
+    from harness.runner import load_backend
 
     loaded = load_backend(backend_spec, run_config)
     reason = loaded.unavailable_reason()
@@ -354,13 +354,13 @@ def backend(backend_spec: str, run_config: Config):
 
 @pytest.fixture(scope="session")
 def worker(request: pytest.FixtureRequest, run_config: Config):
-    from suites.worker import Worker
+    from harness.worker import Worker
 
     run_config.reports.mkdir(parents=True, exist_ok=True)
     name = getattr(request.config, "workerinput", {}).get("workerid", "main")
     w = Worker(timeout=request.config.getoption("--case-timeout"), log_path=str(run_config.reports / f"worker-{name}.log"),
                config=run_config)
-    w.start()  # here, in the first item's setup: its call time is its cases' alone (suites/schedule.py)
+    w.start()  # here, in the first item's setup: its call time is its cases' alone (harness/schedule.py)
     yield w
     w.close()
 
@@ -375,7 +375,7 @@ def run_case(request: pytest.FixtureRequest, backend_spec: str):
 def run_case_for(request: pytest.FixtureRequest):
     """Like ``run_case``, for a backend named at run time (the corpus replay)."""
     if request.config.getoption("--no-isolation"):
-        from suites.runner import execute, load_backend
+        from harness.runner import execute, load_backend
 
         run_config = request.getfixturevalue("run_config")
         return lambda spec: _between_cases(  # in this process: no time limit to keep (a hang hangs the run)
@@ -396,7 +396,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     latest = session.config.stash[CONFIG].reports
     if hasattr(session.config, "workerinput") or not any(latest.glob("journal-*.jsonl")):
         return
-    if _ITEM_SECONDS:  # the estimates for the next layout (suites/schedule.py)
+    if _ITEM_SECONDS:  # the estimates for the next layout (harness/schedule.py)
         (latest / "item-seconds.json").write_text(json.dumps(dict(sorted(_ITEM_SECONDS.items())), indent=1))
     from reports.summary import end_session, rebuild, write_latest
 

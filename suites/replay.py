@@ -14,13 +14,12 @@ import sys
 import warnings
 from pathlib import Path
 
+from harness.config import Config
+from harness.known import match, passed_or_rejected_cleanly
+from harness.runner import execute, load_backend
+from harness.subjects import kind_of, subject_from_json
+from harness.worker import Worker
 from reports.corpus import known_rows
-
-from .config import Config
-from .known import match, passed_or_rejected_cleanly
-from .runner import execute, load_backend
-from .subjects import kind_of, subject_from_json
-from .worker import Worker
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,16 +1,16 @@
 """Real architectures through every frontend: torch.nn's recurrent and attention models
 and transformers' encoders, decoders, encoder-decoders and vision models
 (``strategies.architectures``), judged by the same oracle, known table and corpus as
-generated cases. A small share of the budget (``suites.config.SEARCH_SHARES``)."""
+generated cases. A small share of the budget (``harness.config.SEARCH_SHARES``)."""
 
 from __future__ import annotations
 
 import pytest
 
+from harness.conformance import ConformanceFailure, conformance_property
+from harness.known import match
 from reports.corpus import known_rows, save_finding, triage_hint
 from strategies.architectures import architectures
-from suites.conformance import ConformanceFailure, conformance_property
-from suites.known import match
 
 
 @pytest.fixture(scope="session")

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
+from harness.calibration import calibrate, worth_it
+from harness.config import ci_op_families
+from harness.conformance import ConformanceFailure, conformance_property
+from harness.known import match
+from harness.simplify import simplified
 from reports.corpus import known_rows, save_finding, triage_hint
 from strategies import cases
-from suites.calibration import calibrate, worth_it
-from suites.config import ci_op_families
-from suites.conformance import ConformanceFailure, conformance_property
-from suites.known import match
-from suites.simplify import simplified
 
 
 @pytest.fixture(scope="session")
@@ -30,7 +30,7 @@ def test_outputs_round_trip(backend, backend_spec, shard, run_case, recorder, kn
 def test_input_trees_round_trip(backend, backend_spec, shard, run_case, recorder, known_row, run_config, request):
     """The same, with inputs as real models take them: in trees (an (h0, c0) pair, a
     cache of (k, v) pairs, a dict), beside None and Python flags, positional or keyword
-    (its share of the budget: ``suites.config.SEARCH_SHARES``)."""
+    (its share of the budget: ``harness.config.SEARCH_SHARES``)."""
     _search(backend, backend_spec, shard, run_case, recorder, known_row, run_config, request.config,
             input_trees=True)
 
@@ -39,7 +39,7 @@ def test_input_trees_round_trip(backend, backend_spec, shard, run_case, recorder
 def test_dynamic_shapes_round_trip(backend, backend_spec, shard, run_case, recorder, known_row, run_config, request):
     """Compiled once with input dimensions declared dynamic, then called at the range's
     minimum, maximum, an interior size and the example: every call round-trips (its share
-    of the budget: ``suites.config.SEARCH_SHARES``)."""
+    of the budget: ``harness.config.SEARCH_SHARES``)."""
     if not backend.dynamic:
         pytest.skip(f"{backend.name}: static only (compiles one shape); its dynamic cases would be static ones")
     _search(backend, backend_spec, shard, run_case, recorder, known_row, run_config, request.config, dynamic=True)

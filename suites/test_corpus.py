@@ -1,6 +1,6 @@
 """Replay the regression corpus: ``pytest suites/test_corpus.py``.
 
-Strict, on the project's pinned versions (``--replay``, ``suites.versions.off_pins``):
+Strict, on the project's pinned versions (``--replay``, ``harness.versions.off_pins``):
 an entry still open upstream must still fail as it was recorded: its verdict must be
 explained by the entry's own row (the table's row it names, or else its recorded
 signature), and then it is an expected failure. A pass is reported as an unexpected
@@ -21,12 +21,12 @@ from __future__ import annotations
 
 import pytest
 
+from harness.config import CONFIG
+from harness.known import match
+from harness.runner import load_backend
+from harness.versions import off_pins
 from reports.corpus import HANG_REPLAY_SECONDS, CorpusError, cpu_features, cpu_reason, known_rows, load_entries
 from reports.releases import answer, log_answer
-from suites.config import CONFIG
-from suites.known import match
-from suites.runner import load_backend
-from suites.versions import off_pins
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

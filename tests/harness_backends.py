@@ -19,9 +19,9 @@ import torch
 from torch.utils import _pytree as pytree
 from torch.utils._python_dispatch import TorchDispatchMode
 
-from suites.backends.base import CompileContext, Recipe
-from suites.backends.reference import Eager
-from suites.runner import _clone
+from harness.backends.base import CompileContext, Recipe
+from harness.backends.reference import Eager
+from harness.runner import _clone
 
 __all__ = ["DISTORTIONS", "STATE_DISTORTIONS", "CorruptsTheNextCase", "Distorting", "Hang", "HigherPrecision", "NewCrash",
            "RecompilesPerSize", "SpecializesToExample", "StuckAtMax",

@@ -15,15 +15,15 @@ import pytest
 from hypothesis import HealthCheck, find, given, seed, settings
 from hypothesis.errors import InvalidArgument
 
+from harness.conformance import ConformanceFailure, Recorder, conformance_property
+from harness.known import match, passed_or_rejected_cleanly
+from harness.runner import execute, load_backend
+from harness.subjects import subject_from_json, subject_to_json
+from harness.worker import Worker
 from reports.corpus import known_rows
 from reports.reproducer import architecture_reproducer
 from strategies import engine
 from strategies.architectures import DTYPES, FAMILIES, Architecture, architectures, build, to_source
-from suites.conformance import ConformanceFailure, Recorder, conformance_property
-from suites.known import match, passed_or_rejected_cleanly
-from suites.runner import execute, load_backend
-from suites.subjects import subject_from_json, subject_to_json
-from suites.worker import Worker
 from tests.harness_backends import DropModelOutputField, Float16ToFloat32, HigherPrecision, HigherPrecision64, distorting_backend
 
 TRANSFORMERS = ("bert", "gpt2", "llama", "t5", "vit")

@@ -1,4 +1,4 @@
-"""Calibration (suites/calibration.py): what a frontend rejects cleanly is learned in a
+"""Calibration (harness/calibration.py): what a frontend rejects cleanly is learned in a
 short pass, cached, and left out of the run; nothing else ever is."""
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import InvalidArgument
 
+from harness.backends.base import CompileContext
+from harness.backends.reference import Eager
+from harness.calibration import calibrate, calibration_features, learn
+from harness.known import Known
+from harness.runner import execute
 from strategies import cases
 from strategies.containers import ModelOutput
 from suites import calibration
-from suites.backends.base import CompileContext
-from suites.backends.reference import Eager
-from suites.calibration import calibrate, calibration_features, learn
-from suites.known import Known
-from suites.runner import execute
 from tests.harness_backends import contains
 from tests.processes import start_run
 

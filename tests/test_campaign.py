@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from harness.conformance import Recorder, conformance_property, shard_budget
+from harness.runner import Verdict, load_backend
+from harness.schedule import arrange, estimates, part_key
+from harness.versions import frontend_distributions, versions
 from reports.merge import main as merge_main
 from strategies import case_to_json, engine
-from suites.conformance import Recorder, conformance_property, shard_budget
-from suites.runner import Verdict, load_backend
-from suites.schedule import arrange, estimates, part_key
-from suites.versions import frontend_distributions, versions
 from tests.processes import run_suite
 
 

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 import torch
 
-from suites.attribution import export_graph, names_of
+from harness.attribution import export_graph, names_of
+from harness.config import Config
+from harness.known import KNOWN
+from harness.own import OwnModel
+from harness.runner import CPU_BACKENDS
+from harness.worker import Worker
 from suites.check import assert_roundtrips, check
-from suites.config import Config
-from suites.known import KNOWN
-from suites.own import OwnModel
-from suites.runner import CPU_BACKENDS
-from suites.worker import Worker
 from tests import known_causes, own_models
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -118,7 +118,7 @@ def test_fx_tracing_limits_are_unsupported_not_new(worker):
     assert not found.new and found.known is not None and found.known.id == "fx-symbolic-trace-limitations", found.line()
 
 
-# -- a user's model named by its ops: rows that name ops match it (suites.attribution) ----
+# -- a user's model named by its ops: rows that name ops match it (harness.attribution) ----
 
 class _Chain(torch.nn.Module):
     def forward(self, mask, batch):

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from suites.config import ALIASES, Config
+from harness.config import ALIASES, Config
 from tests.test_layers import project_modules
 
 
@@ -85,9 +85,9 @@ def test_a_tvm_finding_made_with_a_target_replays_with_that_target(tmp_path):
     import subprocess
     import sys
 
+    from harness.conformance import ConformanceFailure
+    from harness.runner import execute, load_backend
     from strategies import case_from_json
-    from suites.conformance import ConformanceFailure
-    from suites.runner import execute, load_backend
 
     target = "llvm -mcpu=x86-64"  # not the default, and any x86 machine runs it
     backend = load_backend("tvm-ep", Config(tvm_target=target))

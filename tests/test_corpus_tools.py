@@ -212,7 +212,7 @@ def test_off_pins_names_each_installed_distribution_its_pin_does_not_admit():
 
     from packaging.requirements import Requirement
 
-    from suites.versions import off_pins, pins
+    from harness.versions import off_pins, pins
 
     pytest_version = version("pytest")
     pinned = {"pytest": Requirement(f"pytest=={pytest_version}"), "packaging": Requirement("packaging==0.0.1"),

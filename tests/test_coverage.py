@@ -10,13 +10,13 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis.errors import InvalidArgument
 
+from harness.calibration import calibration_features
+from harness.conformance import Recorder
+from harness.runner import Verdict
+from harness.subjects import kind_of
 from reports.merge import merge
 from reports.summary import pair_coverage, write_latest
 from strategies import OPS, Case, Container, Input, Ref, Value, admitted_pairs, cases, op_dtype_pairs
-from suites.calibration import calibration_features
-from suites.conformance import Recorder
-from suites.runner import Verdict
-from suites.subjects import kind_of
 
 #: An int16 input and a 0-d float32 one: add promotes to float32, whose abs is returned;
 #: neg is computed but not needed (the pruned case has no neg).

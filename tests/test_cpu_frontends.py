@@ -12,10 +12,10 @@ import pytest
 import torch
 from torch.utils import _pytree as pytree
 
+from harness.backends.base import Backend, CompileContext
+from harness.oracle import compare
+from harness.runner import execute, load_backend
 from strategies import Case, Container, Input, Ref, Value, materialize
-from suites.backends.base import Backend, CompileContext
-from suites.oracle import compare
-from suites.runner import execute, load_backend
 from tests.harness_backends import DISTORTIONS
 
 BACKENDS = ("inductor", "onnx", "openvino")

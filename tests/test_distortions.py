@@ -13,14 +13,14 @@ from typing import Any
 import pytest
 from hypothesis import seed, settings
 
+from harness.config import ci_op_families
+from harness.conformance import ConformanceFailure, Recorder, conformance_property
+from harness.runner import execute
+from harness.simplify import simplified
 from strategies import Case, Container, Ref, cases, engine
 from strategies.ops import OPS, TupleType, samples
 from strategies.ops.opinfo import TABLE
 from strategies.render import program_types
-from suites.config import ci_op_families
-from suites.conformance import ConformanceFailure, Recorder, conformance_property
-from suites.runner import execute
-from suites.simplify import simplified
 from tests.harness_backends import (
     DISTORTIONS,
     STATE_DISTORTIONS,
@@ -42,7 +42,7 @@ BUDGET = {"nan_to_zero": 3000, "lose_input_mutations": 1500}
 
 
 def find_failure(backend, *, spec: str = "harness", budget: int = 600) -> tuple[ConformanceFailure, float]:
-    """The failure a run reports: shrunk by Hypothesis, then simplified (suites.simplify)."""
+    """The failure a run reports: shrunk by Hypothesis, then simplified (harness.simplify)."""
     def run_case(case, options):
         return execute(backend, case, options)
 

@@ -11,10 +11,10 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, Phase, given, seed, settings
 
+from harness.conformance import ConformanceFailure, Recorder, conformance_property
+from harness.runner import execute
 from strategies import case_from_json, case_to_json, cases, engine, materialize
 from strategies.dynamic import dynamic_shapes, resized, size_roles, statically, valid_at
-from suites.conformance import ConformanceFailure, Recorder, conformance_property
-from suites.runner import execute
 from tests.harness_backends import RecompilesPerSize, SpecializesToExample, StuckAtMax, distorting_backend
 
 DRAWS = settings(max_examples=120, database=None, derandomize=True, phases=[Phase.generate], deadline=None,
@@ -105,7 +105,7 @@ def test_a_failure_the_static_case_repeats_is_probed_once(monkeypatch):
     """A dynamic mismatch the static case at that size repeats is that static verdict; its
     root-cause probes (a compile per value) run once, for the static case, not also for
     the dynamic one that is thrown away."""
-    import suites.runner as runner
+    import harness.runner as runner
 
     probed = []
     real = runner._root_cause

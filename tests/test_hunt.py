@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from harness.known import Known, row
+from harness.runner import Verdict, execute, load_backend
+from harness.subjects import kind_of
 from reports.corpus import Entry, load_entries
 from strategies.cases import STRUCTURAL_FAMILIES
 from strategies.ops import OPS
 from suites.hunt import architecture_families, focus_ops, hunt, needs_dynamic
-from suites.known import Known, row
-from suites.runner import Verdict, execute, load_backend
-from suites.subjects import kind_of
 
 SPEC = "tests.harness_backends:SpecializesToExample"
 #: A bug the planted frontend has only away from the example size.

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from harness.conformance import Recorder
 from reports.summary import rebuild
-from suites.conformance import Recorder
 from tests.processes import start_run
 
 ROOT = Path(__file__).resolve().parents[1]

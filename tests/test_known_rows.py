@@ -2,7 +2,7 @@
 different error or an op it does not name would hide the next bug behind it.
 
 Checked against the verdicts the rows explained in the last ``ci`` survey of the CPU
-frontends (``suites/ci-survey.json``), and against made-up verdicts no row may claim:
+frontends (``harness/ci-survey.json``), and against made-up verdicts no row may claim:
 a native crash of an op no row names, a wrapper error around an error no row names.
 """
 
@@ -12,9 +12,9 @@ import json
 
 import pytest
 
+from harness.known import KNOWN, SURVEY, TVM, Known, SignatureOnly, counted_outcome, match, passed_or_rejected_cleanly, root_causes
+from harness.runner import Verdict
 from reports.corpus import Entry, explains, load_entries, rows_without_entry
-from suites.known import KNOWN, SURVEY, TVM, Known, SignatureOnly, counted_outcome, match, passed_or_rejected_cleanly, root_causes
-from suites.runner import Verdict
 
 # A documented difference is one cause too: its row may not hide a bug behind it.
 BUG_ROWS = [row for row in KNOWN if row.kind in ("bug", "documented")]
@@ -92,7 +92,7 @@ def _moved(rows: tuple[Known, ...]) -> list[tuple[str, str, str | None]]:
 
 def test_each_surveyed_verdict_keeps_its_row():
     """A change to the table moves no recorded verdict to another row (or to none): the
-    survey records the row that explained each (``python -m suites.known`` rewrites it)."""
+    survey records the row that explained each (``python -m harness.known`` rewrites it)."""
     moved = _moved(KNOWN)
     assert not moved, f"{len(moved)} of {len(SURVEYED)} recorded verdicts change rows: {moved[:5]}"
 
@@ -128,7 +128,7 @@ def test_a_new_bug_row_without_an_entry_is_caught():
 def test_open_entry_names_the_row_that_explains_it(entry):
     rows = {row.id: row for row in KNOWN}
     row = rows.get(entry.meta.get("row", ""))
-    assert row is not None, f"{entry.id}: meta 'row' {entry.meta.get('row')!r} is no row of suites.known.KNOWN"
+    assert row is not None, f"{entry.id}: meta 'row' {entry.meta.get('row')!r} is no row of harness.known.KNOWN"
     assert row.kind == "bug" and explains(row, entry), f"{entry.id}: row {row.id} does not match {entry.meta['signature']}"
     assert not row.no_entry, f"{row.id} has entry {entry.id}: its no_entry reason is stale"
 

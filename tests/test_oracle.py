@@ -7,10 +7,10 @@ import collections
 import pytest
 import torch
 
+from harness.backends.base import Contract
+from harness.oracle import closer_than_eager, compare
+from harness.runner import Verdict
 from strategies import ModelOutput
-from suites.backends.base import Contract
-from suites.oracle import closer_than_eager, compare
-from suites.runner import Verdict
 
 T = torch.arange(6, dtype=torch.float32).reshape(2, 3)
 NT = collections.namedtuple("NT", ["a", "b"])

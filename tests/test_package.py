@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from suites.config import ROOT
+from harness.config import ROOT
 
 MODEL = """
 import torch
@@ -59,8 +59,8 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_a_built_wheel_installs_imports_and_checks_a_model(tmp_path: Path, wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
-    for needed in ("strategies/ops/base.py", "strategies/architectures/hf.py", "suites/backends/tvm.py",
-                   "suites/ci-survey.json", "suites/ci-item-seconds.json", "reports/upstream-searches.json"):
+    for needed in ("strategies/ops/base.py", "strategies/architectures/hf.py", "harness/backends/tvm.py",
+                   "harness/ci-survey.json", "harness/ci-item-seconds.json", "reports/upstream-searches.json"):
         assert needed in names, f"{needed} is not in {wheel.name}"
     entries = {n.split("/")[2] for n in names if n.startswith("reports/corpus/") and n.endswith("/meta.json")}
     assert entries == {p.parent.name for p in (ROOT / "reports" / "corpus").glob("*/meta.json")}
@@ -91,7 +91,7 @@ import pytest
 import torch
 from hypothesis import given, settings
 from strategies import models
-from suites.backends.reference import Eager
+from harness.backends.reference import Eager
 from suites.check import assert_roundtrips
 
 

@@ -15,11 +15,11 @@ import torch
 from hypothesis import find, seed, settings
 from hypothesis.errors import NoSuchExample
 
+from harness.conformance import Recorder, conformance_property
+from harness.runner import execute
 from strategies import Case, Input, Ref, Value, cases, materialize
 from strategies.ops import FAMILIES, OPS, render_op
 from strategies.render import program_types
-from suites.conformance import Recorder, conformance_property
-from suites.runner import execute
 from tests.harness_backends import HigherPrecision, HigherPrecision64
 
 #: Chains of up to 12 ops over the dtypes that round (and ints and masks beside them),

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
+from harness.conformance import ConformanceFailure
+from harness.runner import execute, load_backend
+from harness.worker import Worker
 from reports import corpus as corpus_module
 from reports.corpus import load_entries, save_finding
 from strategies import Case, Container, Input, Ref, Value
-from suites.conformance import ConformanceFailure
-from suites.runner import execute, load_backend
-from suites.worker import Worker
 from tests.processes import run_suite, start_run
 
 ROOT = Path(__file__).parent.parent

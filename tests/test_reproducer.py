@@ -6,9 +6,9 @@ from __future__ import annotations
 import subprocess
 import sys
 
+from harness.runner import execute, load_backend
 from reports.reproducer import reproducer_source
 from strategies import Case, Container, Input, Ref, Value
-from suites.runner import execute, load_backend
 
 SPEC = "tests.harness_backends:Float64ViaFloat32"
 

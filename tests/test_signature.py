@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
+from harness.known import SURVEY
+from harness.runner import Verdict
+from harness.signature import Signature
 from reports.corpus import Entry, load_entries
-from suites.known import SURVEY
-from suites.runner import Verdict
-from suites.signature import Signature
 
 
 def test_every_recorded_signature_parses_back_to_itself():

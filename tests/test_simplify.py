@@ -3,10 +3,10 @@ that is reported (its replay command) is the one the corpus entry then holds."""
 
 from __future__ import annotations
 
+from harness.conformance import ConformanceFailure, replay_command
+from harness.runner import execute, load_backend
+from harness.simplify import simplified
 from strategies import Case, Container, Input, Ref, Value
-from suites.conformance import ConformanceFailure, replay_command
-from suites.runner import execute, load_backend
-from suites.simplify import simplified
 
 SPEC = "tests.harness_backends:Int64ToInt32"
 

@@ -31,6 +31,7 @@ from hypothesis.errors import InvalidArgument
 from torch.utils._pytree import GetAttrKey, KeyEntry, MappingKey, SequenceKey, keystr
 
 import strategies
+from harness.config import ci_op_families
 from strategies import (
     ALL_DTYPES,
     CONTAINER_KINDS,
@@ -53,7 +54,6 @@ from strategies.choices import booleans, choice, integers, sampled
 from strategies.ops import domain_type, infer
 from strategies.render import program_types
 from strategies.spec import Tree
-from suites.config import ci_op_families
 
 #: Explicit settings on every test: a profile loaded by a conftest must not make this
 #: file slow or flaky, and the example database must not replay another run's cases.

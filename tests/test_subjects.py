@@ -1,5 +1,5 @@
 """One protocol for every kind of subject: JSON with an explicit kind, and no module
-outside ``suites.subjects`` telling the kinds apart by type."""
+outside ``harness.subjects`` telling the kinds apart by type."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from harness.own import OwnModel
+from harness.subjects import KINDS, kind_of, subject_from_json, subject_to_json
 from strategies.architectures import Architecture
 from strategies.spec import Case, Container, Input, Ref, Value
-from suites.own import OwnModel
-from suites.subjects import KINDS, kind_of, subject_from_json, subject_to_json
 
 ROOT = Path(__file__).resolve().parents[1]
 CASE = Case(seed=1, inputs=(Input("x0", "float32", (2,)),),
@@ -54,10 +54,10 @@ def _type_dispatch(path: Path) -> list[int]:
 
 
 def test_only_the_protocol_tells_the_kinds_apart():
-    modules = [p for pkg in ("suites", "reports") for p in (ROOT / pkg).rglob("*.py")
+    modules = [p for pkg in ("harness", "suites", "reports") for p in (ROOT / pkg).rglob("*.py")
                if "corpus" not in p.relative_to(ROOT).parts[1:-1] and p.name != "subjects.py"]
     found = [f"{p.relative_to(ROOT)}:{line}" for p in [*modules, ROOT / "conftest.py"] for line in _type_dispatch(p)]
-    assert not found, f"tell subjects apart through suites.subjects.kind_of, not by type: {found}"
+    assert not found, f"tell subjects apart through harness.subjects.kind_of, not by type: {found}"
 
 
 def test_a_type_dispatch_is_caught(tmp_path):

@@ -20,12 +20,12 @@ import torch
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
+from harness.backends import tensorrt as trt
+from harness.backends.base import CompileContext, Contract, HarnessError
+from harness.known import KNOWN, match
+from harness.oracle import compare
+from harness.runner import BUILTIN_BACKENDS, Verdict, load_backend
 from strategies import ModelOutput
-from suites.backends import tensorrt as trt
-from suites.backends.base import CompileContext, Contract, HarnessError
-from suites.known import KNOWN, match
-from suites.oracle import compare
-from suites.runner import BUILTIN_BACKENDS, Verdict, load_backend
 
 ADAPTERS = [trt.TrtDynamo, trt.TrtTorchCompile, trt.TrtExportedProgram, trt.TrtSaveLoad]
 NAMES = ["trt-dynamo", "trt-torch-compile", "trt-exported-program", "trt-saved"]
@@ -114,7 +114,7 @@ def _fresh_import_gate():
 
 def test_adapters_are_the_builtin_names():
     for name, cls in zip(NAMES, ADAPTERS, strict=True):
-        assert BUILTIN_BACKENDS[name] == f"suites.backends.tensorrt:{cls.__name__}"
+        assert BUILTIN_BACKENDS[name] == f"harness.backends.tensorrt:{cls.__name__}"
         backend = load_backend(name)
         assert type(backend) is cls and backend.name == name
         assert backend.contract is Contract.EXACT
@@ -131,7 +131,7 @@ def test_unavailable_here_names_cuda_or_the_package(cls):
 
 
 def test_import_does_not_import_torch_tensorrt():
-    import suites.backends.tensorrt  # noqa: F401
+    import harness.backends.tensorrt  # noqa: F401
 
     assert "torch_tensorrt" not in sys.modules
     assert "tensorrt" not in sys.modules
@@ -417,7 +417,7 @@ def _mismatch(expected: Any, actual: Any) -> Verdict:
 _T = torch.ones(2)
 
 
-# Each symptom as the runner would record it, matched the way suites.known matches rows.
+# Each symptom as the runner would record it, matched the way harness.known matches rows.
 @pytest.mark.parametrize(("bug", "verdict"), [
     ("trt-none-output", _crash("AttributeError", "'NoneType' object has no attribute 'target'")),
     ("trt-literal-output", _crash("AttributeError", "'int' object has no attribute 'target'")),

@@ -8,10 +8,10 @@ import math
 import pytest
 from hypothesis import seed, settings
 
+from harness.conformance import ConformanceFailure, Recorder, conformance_property
+from harness.runner import execute, load_backend
+from harness.worker import Worker
 from strategies import Case, Container, Input, Ref, Value, cases
-from suites.conformance import ConformanceFailure, Recorder, conformance_property
-from suites.runner import execute, load_backend
-from suites.worker import Worker
 
 SCALAR = Input("x0", "float32", ())
 VALUE = Value("input", ("x0",), (), "float32", (), None)
@@ -66,7 +66,7 @@ def test_crash_found_through_the_worker_is_shrunk(worker):
 
 
 def test_harness_bug_is_not_reported_as_a_backend_bug(worker):
-    from suites.backends.base import HarnessError
+    from harness.backends.base import HarnessError
 
     with pytest.raises(HarnessError):
         worker.run("no.such.module:Backend", BARE_CASE, {})

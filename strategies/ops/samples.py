@@ -20,7 +20,7 @@ Its range and error are not derived: the harvest's largest result (``bound``) an
 steepest slope (``slope``) give a claim with a margin, and a float result is clamped to
 the claimed range, which the harvest never saw eager's values reach: the claim holds
 on values the harvest did not meet too. The ``fp64_ref`` rule judges the values
-(``suites.oracle``).
+(``harness.oracle``).
 
 The entries split into families by where PyTorch keeps them, so that each is drawn as
 often as one family of the hand-written vocabulary: ``opinfo_torch`` (``torch.<name>``),

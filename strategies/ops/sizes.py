@@ -11,7 +11,7 @@ size branches, and torch.export then specialises the range).
 Values are moved or created, never computed: ranges carry over (``derive_same``) or are
 the constant's. Static programs draw the family too: there the sizes are Python ints,
 and the arithmetic is folded by the tracer or kept as int ops, as model code leaves it
-(the ``ci`` profile draws it in dynamic cases only: ``suites.config``).
+(the ``ci`` profile draws it in dynamic cases only: ``harness.config``).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ Each op renders a statement, and its value is what it mutated (an alias, as in e
   input is mutated twice. Later values read the mutated input.
 
 The oracle compares, after one call on fresh copies, what ``forward`` returned and every
-buffer and input (``suites.runner``).
+buffer and input (``harness.runner``).
 """
 
 from __future__ import annotations

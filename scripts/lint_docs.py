@@ -146,7 +146,7 @@ def test_readme_configuration_names_every_option_and_variable():
     options = re.findall(r'addoption\(\s*"(--[\w-]+)"', (ROOT / "suites" / "plugin.py").read_text())
     assert options, "no pytest_addoption options found in suites/plugin.py"
     sources = [ROOT / name for name in ("suites/plugin.py", "tox.ini", "pyproject.toml", ".ci/run")]
-    sources += [p for folder in ("strategies", "suites", "reports", "tests", "benchmarks", "scripts", ".github")
+    sources += [p for folder in ("strategies", "harness", "suites", "reports", "tests", "benchmarks", "scripts", ".github")
                 for p in (ROOT / folder).rglob("*") if p.suffix in (".py", ".sh", ".yml")
                 and "corpus" not in p.relative_to(ROOT).parts]
     variables = {v for p in sources if p.is_file()
@@ -157,7 +157,7 @@ def test_readme_configuration_names_every_option_and_variable():
 
 def test_only_tests_import_the_findings_page():
     """reports.findings sits at the top: it reads the table and the corpus, nothing reads it."""
-    importers = [p.relative_to(ROOT) for folder in ("strategies", "suites", "reports", "benchmarks")
+    importers = [p.relative_to(ROOT) for folder in ("strategies", "harness", "suites", "reports", "benchmarks")
                  for p in (ROOT / folder).rglob("*.py")
                  if "corpus" not in p.relative_to(ROOT).parts and p.name != "findings.py"
                  and re.search(r"^\s*(from reports(\.findings)? import .*\bfindings\b|import reports\.findings|from \.findings"

@@ -6,7 +6,7 @@ it can read: each ATen call, keyed by its overload and whether its first two ope
 are tensors or Python numbers (``aten.add.Tensor(T,s)``), is the op of the generator
 that exports to that call (``add_scalar``). ``NAMES`` holds that table, harvested from
 the generator's own programs (each value's line of source is in its node's stack
-trace); ``python -m suites.attribution`` writes it again when torch or the vocabulary
+trace); ``python -m harness.attribution`` writes it again when torch or the vocabulary
 moves. A call no generator op makes keeps its ATen name, which no row names: a row is
 never matched by a guess.
 """

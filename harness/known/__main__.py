@@ -1,4 +1,4 @@
-"""``python -m suites.known SURVEY_DIR/findings.json``: rewrite the recorded survey."""
+"""``python -m harness.known SURVEY_DIR/findings.json``: rewrite the recorded survey."""
 
 import sys
 from pathlib import Path

@@ -75,7 +75,7 @@ def _serve(conn: Connection, log_path: str | None, config: Config | None) -> Non
 #: name not installed is skipped by the server.
 FORK_SERVER_PRELOAD = ["torch", "torch.distributed.tensor", "torch._dynamo", "torch.export",
                        "torch._inductor.compile_fx", "onnxscript", "tvm.relax.frontend.torch",
-                       "strategies", "suites.runner"]
+                       "strategies", "harness.runner"]
 
 
 def _context() -> multiprocessing.context.BaseContext:

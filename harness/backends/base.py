@@ -4,7 +4,7 @@ An adapter is a small class: it says whether its frontend is usable here, compil
 live module for its frontend, runs the compiled artefact and hands the outputs back
 as torch objects. Its heavy library is imported only inside its own module, and only
 once the harness asks for it. Errors are not caught here: the harness records which
-``stage`` was running and classifies the exception (see ``suites.runner``).
+``stage`` was running and classifies the exception (see ``harness.runner``).
 
 A user points the suite at an adapter of their own with
 ``pytest --backend package.module:ClassName``.
@@ -211,7 +211,7 @@ class Backend:
     #: What the frontend promises about buffers and inputs that ``forward`` mutates in
     #: place, and where it says so. The suite checks the promise: a mutation lost where
     #: the frontend documents that it drops them is an ``unsupported`` row in
-    #: ``suites.known`` naming that documentation; anywhere else it is a finding.
+    #: ``harness.known`` naming that documentation; anywhere else it is a finding.
     mutation: ClassVar[str] = "written back, as in eager"
     #: The distribution whose version identifies the frontend in reports.
     distribution: ClassVar[str] = "torch"
@@ -224,14 +224,14 @@ class Backend:
     #: or ``dynamic_dims``); empty: static only, and a dynamic case runs at its example alone.
     dynamic: ClassVar[str] = "torch.export's dynamic_shapes"
 
-    #: The fields of ``suites.config.Config`` that ``configure`` reads: what changes this
+    #: The fields of ``harness.config.Config`` that ``configure`` reads: what changes this
     #: frontend's verdicts besides the case (a replay line carries them).
     settings: ClassVar[tuple[str, ...]] = ()
-    #: Their values, set when the adapter is loaded (``suites.runner.load_backend``).
+    #: Their values, set when the adapter is loaded (``harness.runner.load_backend``).
     configured: dict[str, Any] = {}  # noqa: RUF012 (replaced per instance, never mutated)
 
     def configure(self, config: Any) -> None:
-        """Take the run's settings (a ``suites.config.Config``) named in ``settings``."""
+        """Take the run's settings (a ``harness.config.Config``) named in ``settings``."""
 
     def unavailable_reason(self) -> str | None:
         """Why this backend cannot run here, or ``None`` when it can."""

@@ -1,5 +1,5 @@
 """What a verdict is about, as one protocol: a generated ``Case``, a user's own model
-(``suites.own.OwnModel``) or a drawn real architecture (``strategies.architectures.Architecture``).
+(``harness.own.OwnModel``) or a drawn real architecture (``strategies.architectures.Architecture``).
 
 Each kind of subject is a ``SubjectKind``: how to build its module and inputs, how it is
 written to and read from JSON (an explicit ``"kind"`` tag), the features it exercises, its
@@ -41,7 +41,7 @@ class SubjectKind(Generic[S]):
     #: the shrinker simplifies it, it may be dynamic.
     generated = False
     #: Code the suite did not write, whose ops are read from its exported graph
-    #: (``suites.attribution``): a differing leaf is named by cutting the graph, a crash by
+    #: (``harness.attribution``): a differing leaf is named by cutting the graph, a crash by
     #: the graph's ops.
     graph_named = False
     #: The file of a corpus entry that holds it.

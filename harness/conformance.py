@@ -1,7 +1,7 @@
 """The property every backend must satisfy, shared by the suite and its self-tests.
 
 For every drawn case and drawn frontend options: the backend returns what eager
-PyTorch returns, or fails in a way already on file (``suites.known``). Anything else
+PyTorch returns, or fails in a way already on file (``harness.known``). Anything else
 fails the property, and Hypothesis shrinks it to a minimal case.
 """
 
@@ -96,7 +96,7 @@ class Recorder:
     #: backend -> feature -> outcome -> count (features: container kinds, dtypes, special
     #: leaves, ops, ops on a first operand of one dtype: ``SubjectKind.features``)
     features: dict[str, dict[str, Counter]] = field(default_factory=dict)
-    #: backend -> what calibration left out of its run (``suites.calibration``)
+    #: backend -> what calibration left out of its run (``harness.calibration``)
     calibration: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: row id -> signature -> {backend, count, case, replay}: every distinct verdict a
     #: known row explained, with one example, so that a row hiding two bugs shows

@@ -1,7 +1,7 @@
 """A row of the known table and how it matches a verdict: field by field.
 
 A row is keyword-only fields, each compared with one part of the verdict's signature
-(``suites.signature.Signature``); a field left at its default matches anything. Only a
+(``harness.signature.Signature``); a field left at its default matches anything. Only a
 frontend's error text is a regular expression (``message``); every other field is a
 tuple of the values it accepts. A row of one cause that shows in two forms lists the
 second in ``also``.
@@ -19,7 +19,7 @@ __all__ = ["Known", "SignatureOnly", "When", "counted_outcome", "match", "passed
 
 
 class _Verdict(Protocol):
-    """As much of ``suites.runner.Verdict`` as a row reads."""
+    """As much of ``harness.runner.Verdict`` as a row reads."""
 
     backend: str
     outcome: str

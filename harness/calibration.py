@@ -62,7 +62,7 @@ __all__ = ["CALIBRATION_CASES", "cache_key", "cache_path", "calibrate", "calibra
 CALIBRATION_CASES = 100
 #: A feature is excluded only if it explains at least this many rejections.
 MIN_CASES = 2
-#: The default cache (``--cache``, ``ROUNDTRIP_CACHE``: ``suites.config``).
+#: The default cache (``--cache``, ``ROUNDTRIP_CACHE``: ``harness.config``).
 CACHE = Config().cache
 
 

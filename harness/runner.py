@@ -1,9 +1,9 @@
 """Run one case through one backend and return exactly one outcome.
 
 ``execute`` is the whole pipeline, in-process: materialize, eager reference, compile
-(stage by stage), run, judge. ``suites.worker`` runs it in a separate process so that
+(stage by stage), run, judge. ``harness.worker`` runs it in a separate process so that
 a segfault becomes a ``crash`` and an endless compile a ``hang``. The subject is a
-generated ``Case``, a user's own model (``suites.own.OwnModel``), or a drawn real
+generated ``Case``, a user's own model (``harness.own.OwnModel``), or a drawn real
 architecture (``strategies.architectures.Architecture``): the same pipeline, without what
 only a generated program knows (each value's op and rounding error; an architecture's
 bound on its rounding error comes from its dtype, depth and width).
@@ -43,18 +43,18 @@ OUTCOMES = ("pass", "unsupported", "crash", "hang", "mismatch")
 
 #: Built-in backend names and where their adapters live.
 BUILTIN_BACKENDS = {
-    "reference": "suites.backends.reference:ExportRoundTrip",
-    "eager": "suites.backends.reference:Eager",
-    "tvm-ep": "suites.backends.tvm:TvmExportedProgram",
-    "tvm-fx": "suites.backends.tvm:TvmFx",
-    "tvm-dynamo": "suites.backends.tvm:TvmDynamo",
-    "trt-dynamo": "suites.backends.tensorrt:TrtDynamo",
-    "trt-torch-compile": "suites.backends.tensorrt:TrtTorchCompile",
-    "trt-exported-program": "suites.backends.tensorrt:TrtExportedProgram",
-    "trt-saved": "suites.backends.tensorrt:TrtSaveLoad",
-    "inductor": "suites.backends.inductor:Inductor",
-    "onnx": "suites.backends.onnx:OnnxRuntime",
-    "openvino": "suites.backends.openvino:OpenVino",
+    "reference": "harness.backends.reference:ExportRoundTrip",
+    "eager": "harness.backends.reference:Eager",
+    "tvm-ep": "harness.backends.tvm:TvmExportedProgram",
+    "tvm-fx": "harness.backends.tvm:TvmFx",
+    "tvm-dynamo": "harness.backends.tvm:TvmDynamo",
+    "trt-dynamo": "harness.backends.tensorrt:TrtDynamo",
+    "trt-torch-compile": "harness.backends.tensorrt:TrtTorchCompile",
+    "trt-exported-program": "harness.backends.tensorrt:TrtExportedProgram",
+    "trt-saved": "harness.backends.tensorrt:TrtSaveLoad",
+    "inductor": "harness.backends.inductor:Inductor",
+    "onnx": "harness.backends.onnx:OnnxRuntime",
+    "openvino": "harness.backends.openvino:OpenVino",
 }
 
 #: The frontends a run (and a check) covers when none is named; those not installed here
@@ -98,7 +98,7 @@ def _backend_class(spec: str) -> type[Backend]:
         except (ImportError, AttributeError) as exc:
             raise HarnessError(f"--backend {spec!r}: cannot load {target}: {exc}") from exc
         if not (isinstance(cls, type) and issubclass(cls, Backend)):
-            raise HarnessError(f"--backend {spec!r}: {target} is not a suites.backends.base.Backend")
+            raise HarnessError(f"--backend {spec!r}: {target} is not a harness.backends.base.Backend")
         _classes[spec] = cls
     return _classes[spec]
 
@@ -150,7 +150,7 @@ class Verdict:
         return f"{self.error_type}: {self.message.splitlines()[0] if self.message else ''}".strip()
 
     def error_pattern(self) -> str:
-        """The error message masked (``suites.signature.masked``): many examples of one bug share it."""
+        """The error message masked (``harness.signature.masked``): many examples of one bug share it."""
         return masked(self.error_type, self.message)
 
     def signature(self) -> str:
@@ -387,7 +387,7 @@ def _leaves_by_path(tree: Any) -> dict[tuple[Step, ...], Any] | None:
 def _fp64_reference(case: Case) -> Callable[[tuple[Step, ...]], Any] | None:
     """path -> a float64 run of eager's value there (its float inputs, parameters and
     buffers in float64; the program's own casts as they are), for a program with an op
-    that has no hand-derived error bound (``suites.oracle.closer_than_eager``); None for
+    that has no hand-derived error bound (``harness.oracle.closer_than_eager``); None for
     any other program, or where the float64 run fails."""
     if not any(OPS[op].family.startswith("opinfo") for op in case.ops()):
         return None

@@ -31,7 +31,7 @@ __all__ = ["KNOWN", "SURVEY", "TRT", "TRT_EXPORT_PATHS", "TVM", "Known", "Signat
 #: backend, notes, and the row that explained each), kept to check that no row is a
 #: catch-all (see ``root_causes``) and that a change to the table moves no verdict to
 #: another row. Rewrite it from a survey's findings.json with
-#: ``python -m suites.known SURVEY_DIR/findings.json``.
+#: ``python -m harness.known SURVEY_DIR/findings.json``.
 SURVEY = Path(__file__).parent.with_name("ci-survey.json")
 
 KNOWN: tuple[Known, ...] = (*export.ROWS, *tvm.ROWS, *tensorrt.ROWS, *inductor.ROWS, *onnx.ROWS, *openvino.ROWS)
@@ -47,7 +47,7 @@ def row(row_id: str) -> Known:
     """The table's row of that id."""
     found = next((k for k in KNOWN if k.id == row_id), None)
     if found is None:
-        raise KeyError(f"no row {row_id!r} in suites.known.KNOWN")
+        raise KeyError(f"no row {row_id!r} in harness.known.KNOWN")
     return found
 
 
