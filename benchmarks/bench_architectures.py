@@ -28,7 +28,7 @@ from harness.known import SignatureOnly  # noqa: E402
 from harness.runner import CPU_BACKENDS  # noqa: E402
 from harness.signature import Signature  # noqa: E402
 from harness.worker import Worker  # noqa: E402
-from reports.corpus import known_rows  # noqa: E402
+from reports.evidence import known_rows  # noqa: E402
 from strategies.architectures import FAMILIES, architectures  # noqa: E402
 
 

@@ -72,7 +72,7 @@ from harness.conformance import ConformanceFailure, Recorder, StopSearch, confor
 from harness.known import KNOWN, Known, match  # noqa: E402
 from harness.runner import CPU_BACKENDS, execute, load_backend  # noqa: E402
 from harness.worker import Worker  # noqa: E402
-from reports.corpus import known_rows  # noqa: E402
+from reports.evidence import known_rows  # noqa: E402
 from strategies import Case, Input, Ref, Value  # noqa: E402
 from strategies import cases as gen_cases  # noqa: E402
 from strategies.engine import draw_as_the_suite_does  # noqa: E402

@@ -88,7 +88,7 @@ def machine_line() -> str:
     niceness = os.nice(0) if hasattr(os, "nice") else 0
     load = f", load average {os.getloadavg()[0]:.1f} at the start" if hasattr(os, "getloadavg") else ""
     # Inductor's and OpenVINO's kernels follow the instruction set: a figure is this CPU's.
-    from reports.corpus import cpu_features
+    from harness.versions import cpu_features
 
     features = " ".join(cpu_features()) or "kernel features unread"
     return (f"{platform.machine()} ({features}), {os.cpu_count()} cores ({usable} usable, niceness {niceness}{load}); "

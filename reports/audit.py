@@ -33,8 +33,10 @@ from typing import Any
 
 from harness.config import Config
 from harness.known import KNOWN, TRT, Known
+from harness.versions import cpu_features
 
-from .corpus import Entry, _write_atomic, cpu_features, load_entries, run_reproducer
+from .entries import Entry, load_entries, write_atomic
+from .verify import run_reproducer
 
 __all__ = ["MAX_REPRODUCER_LINES", "Audit", "audit", "code_lines", "main"]
 
@@ -119,7 +121,7 @@ def run_all(found: Audit, entries: list[Entry], record: bool) -> None:
         if record and run.verdict != "skipped":
             meta = dict(entry.meta)
             meta["verified"] = {"date": date.today().isoformat(), "result": run.verdict, "cpu": features}
-            _write_atomic(entry.path / "meta.json", json.dumps(meta, indent=1, sort_keys=True))
+            write_atomic(entry.path / "meta.json", json.dumps(meta, indent=1, sort_keys=True))
 
 
 def report(found: Audit) -> str:

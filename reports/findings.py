@@ -28,7 +28,7 @@ from typing import Any
 from harness.known import KNOWN, SURVEY, TRT, TVM, Known, SignatureOnly, match
 from harness.runner import load_backend
 from harness.versions import frontend_distributions
-from reports.corpus import CORPUS, Entry, load_entries
+from reports.entries import CORPUS, Entry, load_entries
 from reports.releases import ANSWERS, RELEASES
 from reports.releases import load as load_releases
 from reports.releases import summary as releases_summary

@@ -25,7 +25,7 @@ from harness.subjects import kind_of, subject_from_json
 from strategies import OPS
 from strategies.dynamic import ROLES
 
-from .corpus import CORPUS, entry_id
+from .entries import CORPUS, entry_id
 
 __all__ = ["COLOURS", "OUTCOMES", "feature_groups", "render_page"]
 

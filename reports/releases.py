@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import functools
 import hashlib
 import json
 import os
@@ -62,13 +61,9 @@ def log_answer(reports: Path, process: str, meta: dict[str, Any], said: str, ver
     """Append one entry's answer, with what it ran under, to this process's replay log."""
     reports.mkdir(parents=True, exist_ok=True)
     line = {"entry": meta["id"], "backend": meta["backend"], "answer": said, "row": explained.id if explained else "",
-            "signature": verdict.signature() if verdict.outcome != "pass" else "", "versions": _versions(), "cpu": cpu}
+            "signature": verdict.signature() if verdict.outcome != "pass" else "", "versions": versions(), "cpu": cpu}
     with open(reports / f"replay-{process}.jsonl", "a") as out:
         out.write(json.dumps(line, sort_keys=True) + "\n")
-
-
-#: The installed versions, read once a process: the same for every entry a replay logs.
-_versions = functools.cache(versions)
 
 
 def read_answers(directory: Path) -> list[dict[str, Any]]:

@@ -23,7 +23,7 @@ from harness.runner import Verdict, execute, load_backend
 from strategies import Case, Container, Input, Ref, Value
 from strategies.ops import TensorType, infer
 
-from .corpus import save_finding
+from .entries import save_finding
 
 __all__ = ["SEEDS", "Seed", "main"]
 

@@ -21,7 +21,7 @@ from harness.conformance import Recorder
 from harness.versions import versions
 from strategies import OPS, admitted_pairs
 
-from .corpus import CORPUS
+from .entries import CORPUS
 from .page import DYNAMIC_HEADER, OUTCOMES, dynamic_rows, render_page
 
 __all__ = ["architecture_table", "end_session", "outcome_table", "pair_coverage", "rebuild", "write_latest"]
@@ -103,7 +103,7 @@ def pair_coverage(recorder: Any, backend: str) -> dict[str, Any]:
     """The backend's op x dtype coverage: the pairs the generator admits once calibration
     left out what it did (``strategies.admitted_pairs``), the ones met with their outcome
     counts, the admitted ones never met, and the ones met outside the admitted set."""
-    # A merged report may hold an older calibration naming an op since removed: skip it.
+    # A merged report's calibration may come from another op list: an op this one lacks cannot be excluded.
     excluded = sorted(f for f in recorder.calibration.get(backend, {}).get("features", {})
                       if not f.startswith("op:") or f[3:].partition("@")[0] in OPS)
     admitted = admitted_pairs(exclude=excluded)

@@ -28,7 +28,7 @@ from harness.conformance import Recorder, conformance_property  # noqa: E402
 from harness.known import match  # noqa: E402
 from harness.runner import load_backend  # noqa: E402
 from harness.worker import Worker  # noqa: E402
-from reports.corpus import known_rows  # noqa: E402
+from reports.evidence import known_rows  # noqa: E402
 from strategies import cases  # noqa: E402
 from strategies.cases import STRUCTURAL_FAMILIES  # noqa: E402
 from strategies.engine import draw_as_the_suite_does  # noqa: E402

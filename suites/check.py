@@ -31,7 +31,8 @@ from harness.known import Known, counted_outcome, match, passed_or_rejected_clea
 from harness.own import OwnModel
 from harness.runner import CPU_BACKENDS, DEFAULT_BACKENDS, Verdict, execute, load_backend
 from harness.worker import Worker
-from reports.corpus import known_rows, save_finding
+from reports.entries import save_finding
+from reports.evidence import known_rows
 from reports.summary import write_latest
 
 __all__ = ["Checked", "assert_roundtrips", "check", "main"]

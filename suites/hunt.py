@@ -29,7 +29,8 @@ from harness.runner import Verdict, load_backend
 from harness.simplify import simplified
 from harness.subjects import kind_of
 from harness.worker import Worker
-from reports.corpus import Entry, known_rows, load_entries, rows_without_entry, save_finding
+from reports.entries import Entry, load_entries, save_finding
+from reports.evidence import known_rows, rows_without_entry
 from strategies import cases
 from strategies.architectures import architectures
 from strategies.cases import STRUCTURAL_FAMILIES

@@ -19,7 +19,7 @@ from harness.known import match, passed_or_rejected_cleanly
 from harness.runner import execute, load_backend
 from harness.subjects import kind_of, subject_from_json
 from harness.worker import Worker
-from reports.corpus import known_rows
+from reports.evidence import known_rows
 
 
 def main(argv: list[str] | None = None) -> int:

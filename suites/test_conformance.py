@@ -9,7 +9,8 @@ from harness.config import ci_op_families
 from harness.conformance import ConformanceFailure, conformance_property
 from harness.known import match
 from harness.simplify import simplified
-from reports.corpus import known_rows, save_finding, triage_hint
+from reports.entries import save_finding
+from reports.evidence import known_rows, triage_hint
 from strategies import cases
 
 

@@ -24,9 +24,11 @@ import pytest
 from harness.config import CONFIG
 from harness.known import match
 from harness.runner import load_backend
-from harness.versions import off_pins
-from reports.corpus import HANG_REPLAY_SECONDS, CorpusError, cpu_features, cpu_reason, known_rows, load_entries
+from harness.versions import cpu_features, off_pins
+from reports.entries import CorpusError, load_entries
+from reports.evidence import known_rows
 from reports.releases import answer, log_answer
+from reports.verify import HANG_REPLAY_SECONDS, cpu_reason
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

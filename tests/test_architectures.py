@@ -20,7 +20,7 @@ from harness.known import match, passed_or_rejected_cleanly
 from harness.runner import execute, load_backend
 from harness.subjects import subject_from_json, subject_to_json
 from harness.worker import Worker
-from reports.corpus import known_rows
+from reports.evidence import known_rows
 from reports.reproducer import architecture_reproducer
 from strategies import engine
 from strategies.architectures import DTYPES, FAMILIES, Architecture, architectures, build, to_source

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from harness.known import Known
 from reports.audit import MAX_REPRODUCER_LINES, audit, code_lines
-from reports.corpus import Entry
+from reports.entries import Entry
 
 
 def test_every_bug_row_is_searched_upstream_and_every_open_reproducer_is_short():

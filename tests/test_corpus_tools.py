@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from reports.corpus import CORPUS, CorpusError, add, load_entries, open_rows, render_all, render_report
+from reports.entries import CORPUS, CorpusError, load_entries
+from reports.evidence import add, open_rows
+from reports.issue import render_all, render_report
 from reports.releases import load, merge, read_answers, summary
 
 ROOT = Path(__file__).parent.parent

@@ -9,7 +9,7 @@ from typing import Any
 from harness.known import Known, row
 from harness.runner import Verdict, execute, load_backend
 from harness.subjects import kind_of
-from reports.corpus import Entry, load_entries
+from reports.entries import Entry, load_entries
 from strategies.cases import STRUCTURAL_FAMILIES
 from strategies.ops import OPS
 from suites.hunt import architecture_families, focus_ops, hunt, needs_dynamic

@@ -14,7 +14,8 @@ import pytest
 
 from harness.known import KNOWN, SURVEY, TVM, Known, SignatureOnly, counted_outcome, match, passed_or_rejected_cleanly, root_causes
 from harness.runner import Verdict
-from reports.corpus import Entry, explains, load_entries, rows_without_entry
+from reports.entries import Entry, load_entries
+from reports.evidence import explains, rows_without_entry
 
 # A documented difference is one cause too: its row may not hide a bug behind it.
 BUG_ROWS = [row for row in KNOWN if row.kind in ("bug", "documented")]

@@ -18,8 +18,8 @@ import pytest
 from harness.conformance import ConformanceFailure
 from harness.runner import execute, load_backend
 from harness.worker import Worker
-from reports import corpus as corpus_module
-from reports.corpus import load_entries, save_finding
+from reports import entries as corpus_module
+from reports.entries import load_entries, save_finding
 from strategies import Case, Container, Input, Ref, Value
 from tests.processes import run_suite, start_run
 

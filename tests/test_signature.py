@@ -7,7 +7,7 @@ import json
 from harness.known import SURVEY
 from harness.runner import Verdict
 from harness.signature import Signature
-from reports.corpus import Entry, load_entries
+from reports.entries import Entry, load_entries
 
 
 def test_every_recorded_signature_parses_back_to_itself():
