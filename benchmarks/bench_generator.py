@@ -43,8 +43,8 @@ from hypothesis import strategies as st  # noqa: E402
 
 from benchmarks.docs_section import Measurement, capture  # noqa: E402
 from strategies import Case, Input, Ref, Value, cases, materialize  # noqa: E402
-from strategies.cases import chain_depth  # noqa: E402
 from strategies.engine import draw_as_the_suite_does  # noqa: E402
+from strategies.programs import chain_depth  # noqa: E402
 
 draw_as_the_suite_does()  # the draws the suite makes (conftest.py does the same)
 

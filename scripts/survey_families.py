@@ -30,9 +30,8 @@ from harness.runner import load_backend  # noqa: E402
 from harness.worker import Worker  # noqa: E402
 from reports.evidence import known_rows  # noqa: E402
 from strategies import cases  # noqa: E402
-from strategies.cases import STRUCTURAL_FAMILIES  # noqa: E402
 from strategies.engine import draw_as_the_suite_does  # noqa: E402
-from strategies.ops import OPS  # noqa: E402
+from strategies.ops import OPS, STRUCTURAL_FAMILIES  # noqa: E402
 
 CPU_FRONTENDS = ("tvm-ep", "tvm-fx", "tvm-dynamo", "inductor", "onnx", "openvino")
 

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from .cases import ALL_DTYPES, cases, dtypes, input_specs, output_trees, shapes
+from .cases import cases
 from .containers import ModelOutput, PlainDictSubclass
 from .coverage import admitted_pairs, op_dtype_pairs
+from .inputs import input_specs
 from .models import Model, models
 from .ops import FAMILIES, OPS
+from .outputs import output_trees
 from .render import materialize, model_source, to_source
 from .spec import CONTAINER_KINDS, Case, Container, Input, Ref, Value, case_from_json, case_to_json
+from .tensors import ALL_DTYPES, dtypes, shapes
 
 __all__ = [
     "ALL_DTYPES",

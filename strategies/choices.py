@@ -4,13 +4,15 @@
 The generator draws about a hundred choices a case, an op's attributes among them, and
 a Hypothesis strategy's draw (a span, its checks, a lazy strategy unwrapped) cost more
 than the choice it makes. The strategies here are drawn directly (``DIRECT``:
-``strategies.cases`` draws them without a span); drawn as strategies, they are ordinary
+``strategies.drawing`` draws them without a span); drawn as strategies, they are ordinary
 ones. ``tests/test_strategies.py`` checks that they draw what their namesakes draw.
 """
 
 from __future__ import annotations
 
 import functools
+import random
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from hypothesis import strategies as st
@@ -18,7 +20,7 @@ from hypothesis.errors import InvalidArgument
 
 from .engine import integer_choice, label
 
-__all__ = ["DIRECT", "Boolean", "Choice", "Sampled", "booleans", "choice", "integers", "sampled"]
+__all__ = ["DIRECT", "Boolean", "Choice", "Sampled", "booleans", "choice", "draw_stable", "integers", "pick", "sampled"]
 
 
 class Choice(st.SearchStrategy):
@@ -109,3 +111,54 @@ def booleans() -> Boolean:
 
 #: Strategies drawn directly, without a span.
 DIRECT = (Choice, Sampled, Boolean)
+
+
+def draw_stable(draw: Callable, purpose: str, every: Sequence[Any], allowed: Collection[Any]) -> Any:
+    """A choice among ``allowed`` (a subset of ``every``), about uniform, that shrinks stably.
+
+    ``sampled_from(allowed)`` indexes a list that depends on the inputs (and draws
+    nothing for one item), so when the shrinker simplified or deleted an input, the same
+    choices named another op or operands and the shrink was rejected: cases kept unused
+    inputs and float16 where float32 would do. The choice here indexes ``every``, which
+    does not depend on the inputs; only a miss falls back to an item of ``allowed``
+    (``pick``). One choice over a range that does not depend on ``allowed``, drawn
+    whether or not it hits: a value's choices keep their places.
+    """
+    return pick(every, allowed, draw(choice(purpose, 0, len(every) - 1)))
+
+
+def pick(every: Sequence[Any], allowed: Collection[Any], index: int) -> Any:
+    """``draw_stable``'s item for its choice ``index``: ``every[index]`` where allowed.
+
+    On a miss: where ``allowed`` is a list of the items (operand tuples, dtypes), the
+    item ``index`` names among them; where it is a question asked one item at a time
+    (``strategies.operands.Feeds``: is this op fed?), the first allowed item in an order drawn from
+    ``index``: the first allowed item of a random order is uniform among the allowed,
+    and asking a few items instead of all of them (130 ops, most not fed) was a third of
+    a draw. 0, where the choice shrinks to, asks in ``every``'s order: the simplest
+    allowed item."""
+    item = every[index]
+    if item in allowed:
+        return item
+    if isinstance(allowed, (list, tuple)):
+        return allowed[index % len(allowed)]
+    for i in _probe_order(len(every), index):
+        if every[i] in allowed:
+            return every[i]
+    raise ValueError(f"nothing of {every!r} is allowed")
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _probe_order(n: int, index: int) -> tuple[int, ...]:
+    """Every index in ``range(n)`` but ``index``, in an order that is a function of
+    ``index`` alone (a Fisher-Yates shuffle seeded by it, made once); ascending for 0."""
+    if index == 0:
+        return tuple(range(1, n))
+    rng = random.Random(index)
+    rest = [*range(index), *range(index + 1, n)]
+    order = []
+    for k in range(len(rest), 0, -1):
+        j = rng.randrange(k)
+        order.append(rest[j])
+        rest[j] = rest[k - 1]
+    return tuple(order)

@@ -16,10 +16,10 @@ from collections.abc import Collection, Iterator
 
 from hypothesis.errors import InvalidArgument
 
-from .cases import ALL_DTYPES
 from .ops import COMPLEX, DOMAINS, OPS, Op, TensorType, domain_applies, domain_type, value_type
 from .render import program_types
 from .spec import CONTAINER_KINDS, Case
+from .tensors import ALL_DTYPES
 
 __all__ = ["PROBE_SHAPES", "admitted_pairs", "op_dtype_pairs"]
 

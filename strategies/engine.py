@@ -10,7 +10,7 @@ self-tests that touch the engine on the newest).
 What goes through it:
 
 * the generator's direct draws (``integer_choice``, ``label``, ``span``,
-  ``choice_count``: ``strategies.choices`` and ``strategies.cases``);
+  ``choice_count``: ``strategies.choices`` and ``strategies.drawing``);
 * the seed a run was forced to and the example database's key
   (``harness.conformance``), and the shrink-time limit a self-test lifts;
 * the suite's draw settings, three settings that no ``settings`` option reaches:

@@ -14,7 +14,8 @@ from typing import Any
 import torch
 from hypothesis import strategies as st
 
-from .cases import _Named, cases
+from .cases import cases
+from .drawing import Named
 from .render import materialize, to_source
 from .spec import Case
 
@@ -44,4 +45,4 @@ def models(**options: Any) -> st.SearchStrategy[Model]:
     keyword options, checked the same way) mapped through ``Model.of``. Fresh inputs each
     draw; a failing example shrinks as its case does."""
     inner = cases(**options)
-    return _Named(inner.map(Model.of), repr(inner).replace("cases(", "models(", 1))
+    return Named(inner.map(Model.of), repr(inner).replace("cases(", "models(", 1))

@@ -33,9 +33,8 @@ from reports.entries import Entry, load_entries, save_finding
 from reports.evidence import known_rows, rows_without_entry
 from strategies import cases
 from strategies.architectures import architectures
-from strategies.cases import STRUCTURAL_FAMILIES
 from strategies.engine import draw_as_the_suite_does
-from strategies.ops import OPS
+from strategies.ops import OPS, STRUCTURAL_FAMILIES
 
 __all__ = ["architecture_families", "focus_ops", "hunt", "needs_dynamic"]
 

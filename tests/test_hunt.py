@@ -10,8 +10,7 @@ from harness.known import Known, row
 from harness.runner import Verdict, execute, load_backend
 from harness.subjects import kind_of
 from reports.entries import Entry, load_entries
-from strategies.cases import STRUCTURAL_FAMILIES
-from strategies.ops import OPS
+from strategies.ops import OPS, STRUCTURAL_FAMILIES
 from suites.hunt import architecture_families, focus_ops, hunt, needs_dynamic
 
 SPEC = "tests.harness_backends:SpecializesToExample"

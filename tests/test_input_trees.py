@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, find, given, settings
 
 from harness.runner import CPU_BACKENDS, execute, load_backend
 from strategies import Case, Input, Ref, Value, cases, materialize
-from strategies.cases import CONSTANTS
+from strategies.inputs import CONSTANTS
 from strategies.spec import Const, Container, Param, ParamNode, case_from_json, case_to_json
 
 FAST = settings(deadline=None, database=None, derandomize=True, suppress_health_check=list(HealthCheck))

@@ -49,11 +49,11 @@ from strategies import (
     materialize,
     to_source,
 )
-from strategies.cases import LARGE_SIDES, MAX_NUMEL
 from strategies.choices import booleans, choice, integers, sampled
 from strategies.ops import domain_type, infer
 from strategies.render import program_types
 from strategies.spec import Tree
+from strategies.tensors import LARGE_SIDES, MAX_NUMEL
 
 #: Explicit settings on every test: a profile loaded by a conftest must not make this
 #: file slow or flaky, and the example database must not replay another run's cases.

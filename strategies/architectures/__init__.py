@@ -17,7 +17,7 @@ import torch
 from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
-from ..cases import padded
+from ..drawing import padded
 from .family import Family
 from .hf import HF
 from .spec import Architecture

@@ -36,9 +36,9 @@ from .base import (
 )
 
 __all__ = [
-    "COMPANIONS", "COMPLEX", "DOMAIN", "DOMAINS", "FAMILIES", "FLOATS", "INTS", "NONFINITE_OK", "OPS", "Op", "PyType", "TensorType",
-    "TupleType", "Type", "domain_applies", "domain_type", "infer", "recorded", "render_op", "state_source",
-    "then_source", "value_type",
+    "COMPANIONS", "COMPLEX", "DOMAIN", "DOMAINS", "FAMILIES", "FLOATS", "INTS", "NONFINITE_OK", "OPS", "Op", "PyType",
+    "STRUCTURAL_FAMILIES", "TensorType", "TupleType", "Type", "domain_applies", "domain_type", "infer", "recorded", "render_op",
+    "state_source", "then_source", "value_type",
 ]
 
 #: The ops that take +-inf and NaN (an ``extreme`` input): those whose result on them IEEE
@@ -75,6 +75,9 @@ OPS.update((_op.name, _op) for _op in samples.OPS)
 if NONFINITE_OK - OPS.keys():
     raise ValueError(f"NONFINITE_OK names unknown ops: {sorted(NONFINITE_OK - OPS.keys())}")
 FAMILIES: tuple[str, ...] = tuple(dict.fromkeys(op.family for op in OPS.values()))
+#: Families whose ops compute nothing: leaves returned as they are (inputs, views,
+#: state, tuple items) and values that are not tensors (None, constants, shape ints).
+STRUCTURAL_FAMILIES = ("leaf", "special", "none")
 
 
 def render_op(op_name: str, operands: tuple[str, ...], attrs: dict, types: tuple[Type, ...], state: str) -> str:
