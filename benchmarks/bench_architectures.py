@@ -24,8 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 
-from harness.known import SignatureOnly  # noqa: E402
-from harness.runner import CPU_BACKENDS  # noqa: E402
+from harness.registry import CPU_BACKENDS  # noqa: E402
 from harness.signature import Signature  # noqa: E402
 from harness.worker import Worker  # noqa: E402
 from reports.evidence import known_rows  # noqa: E402
@@ -68,9 +67,7 @@ def table(records: list[dict]) -> str:
     for r in records:
         what = "pass"
         if r["outcome"] != "pass":
-            signature = Signature.parse(r["signature"])
-            seen = SignatureOnly(r["backend"], r["outcome"], r.get("stage", signature.stage), r.get("notes", []),
-                                 r["signature"])
+            seen = Signature.from_text(r["signature"], r.get("notes", ()))
             row = next((k for k in rows if k.matches(seen)), None)
             what = f"`{row.id}`" if row else f"NEW {r['outcome']}"
         cells[(r["family"], r["backend"])][what] += 1

@@ -31,7 +31,7 @@ from benchmarks.docs_section import Measurement, capture  # noqa: E402
 from harness.config import CASE_TIMEOUT, Config  # noqa: E402
 from harness.known import KNOWN  # noqa: E402
 from harness.own import OwnModel  # noqa: E402
-from harness.runner import CPU_BACKENDS  # noqa: E402
+from harness.registry import CPU_BACKENDS  # noqa: E402
 from harness.worker import Worker  # noqa: E402
 from suites.check import check  # noqa: E402
 from tests.known_causes import EXPECTED  # noqa: E402

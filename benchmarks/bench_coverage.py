@@ -37,7 +37,7 @@ from hypothesis import strategies as st  # noqa: E402
 from benchmarks.docs_section import Measurement, capture  # noqa: E402
 from harness.calibration import cache_key, cache_path, read_cache  # noqa: E402
 from harness.config import Config  # noqa: E402
-from harness.runner import load_backend  # noqa: E402
+from harness.registry import load_backend  # noqa: E402
 from strategies import admitted_pairs, cases, op_dtype_pairs  # noqa: E402
 from strategies.engine import draw_as_the_suite_does  # noqa: E402
 

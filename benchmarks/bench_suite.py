@@ -70,7 +70,11 @@ from hypothesis import HealthCheck, Phase, given, seed, settings  # noqa: E402
 from benchmarks.docs_section import Measurement, capture  # noqa: E402
 from harness.conformance import ConformanceFailure, Recorder, StopSearch, conformance_property  # noqa: E402
 from harness.known import KNOWN, Known, match  # noqa: E402
-from harness.runner import CPU_BACKENDS, execute, load_backend  # noqa: E402
+from harness.registry import (
+    CPU_BACKENDS,
+    load_backend,  # noqa: E402
+)
+from harness.runner import execute  # noqa: E402
 from harness.worker import Worker  # noqa: E402
 from reports.evidence import known_rows  # noqa: E402
 from strategies import Case, Input, Ref, Value  # noqa: E402

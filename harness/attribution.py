@@ -24,6 +24,8 @@ from typing import Any
 import torch
 from torch.utils import _pytree as pytree
 
+from .signature import Trigger
+
 __all__ = ["NAMES", "Graph", "call_key", "export_graph", "harvest", "names_of"]
 
 #: {call key: the generator ops exporting to it}, written by ``harvest``.
@@ -85,12 +87,12 @@ class Graph:
         """Every op of the graph, as a generated case's ``ops()``: sorted, once each."""
         return sorted({name for n in self.calls() for name in names_of(n)})
 
-    def trigger(self) -> str:
+    def trigger(self) -> Trigger:
         """What a process that died ran, written as a generated case's (``cumsum on int32 0-size``)."""
         dtypes = sorted({str(v.dtype).removeprefix("torch.") for n in self.graph.nodes if n.op == "placeholder"
                          and n.name in self._user_inputs and isinstance(v := n.meta.get("val"), torch.Tensor)})
         empty = any(isinstance(v := n.meta.get("val"), torch.Tensor) and v.numel() == 0 for n in self.graph.nodes)
-        return f"{'+'.join(self.ops()) or 'no op'} on {'/'.join(dtypes) or 'no input'}" + (" 0-size" if empty else "")
+        return Trigger(tuple(self.ops()) or ("no op",), "/".join(dtypes) or "no input", empty)
 
     def feeding(self, leaf: int) -> list[torch.fx.Node]:
         """The calls the output leaf at ``leaf`` (pytree position) needs, earliest first."""

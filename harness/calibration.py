@@ -53,7 +53,7 @@ from .backends.base import Backend
 from .config import Config
 from .conformance import Recorder, StopSearch, conformance_property
 from .known import KNOWN, Known, match
-from .runner import Verdict
+from .verdict import Verdict
 
 __all__ = ["CALIBRATION_CASES", "cache_key", "cache_path", "calibrate", "calibration_features", "learn", "read_cache",
            "worth_it"]

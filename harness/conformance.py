@@ -24,8 +24,8 @@ from strategies import Case, engine
 from .backends.base import Backend
 from .database import database_key
 from .known import Known, counted_outcome, match, passed_or_rejected_cleanly
-from .runner import Verdict
 from .subjects import Subject, kind_of, subject_to_json
+from .verdict import Verdict
 
 __all__ = ["ConformanceFailure", "Recorder", "StopSearch", "conformance_property", "replay_command"]
 
@@ -61,10 +61,10 @@ class ConformanceFailure(AssertionError):
         self.options = options
         self.verdict = verdict
         lines = [
-            f"{backend.name} ({backend.version()}): new {verdict.outcome} at stage {verdict.stage!r}",
+            f"{backend.name} ({backend.version()}): new {verdict.outcome} at stage {verdict.staged!r}",
             f"  {verdict.headline()}",
         ]
-        lines += [f"  also {d['path'] or '<output>'}: {d['kind']}" for d in verdict.differences[1:4]]
+        lines += [f"  also {d.where or '<output>'}: {d.kind}" for d in verdict.differences[1:4]]
         if verdict.notes:
             lines.append(f"  notes: {'; '.join(verdict.notes)}")
         lines += [

@@ -1,15 +1,17 @@
 """The oracle: eager output vs backend output, leaf by leaf, under a structure contract.
 
-Each difference names the leaf by its path, typed steps down the output tree (``Step``;
-written in ``torch.utils._pytree.keystr`` notation, ``[0]['a'].f``), what was expected
+Each difference names the leaf by its path, ``torch.utils._pytree`` key entries down the
+output tree (written by ``pytree.keystr``: ``[0]['a'].f``), what was expected
 and what came back. Values are compared with ``torch.testing.assert_close``
 at dtype-aware tolerances; integers and bools exactly; NaN equals NaN.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 import torch
@@ -17,8 +19,8 @@ from torch.utils import _pytree as pytree
 
 from .backends.base import Contract
 
-__all__ = ["FP64_MULTIPLIER", "TOLERANCES", "Difference", "Step", "closer_than_eager", "compare", "describe", "dtype_name",
-           "in_state", "path_text"]
+__all__ = ["FP64_MULTIPLIER", "TOLERANCES", "Difference", "InState", "KeyPath", "closer_than_eager", "compare",
+           "describe", "dtype_name", "in_state", "own_key"]
 
 #: (rtol, atol) per float dtype, before a leaf's own error bound widens atol (below).
 #:
@@ -54,45 +56,52 @@ FP64_MULTIPLIER = 2.0
 
 
 @dataclass(frozen=True)
-class Step:
-    """One step down a tree: into a sequence (``index``), a mapping (``key``), a named
-    field (``field``), or, first on a state path, into the buffers or the inputs (``state``)."""
+class InState:
+    """The first key of a state path: into the buffers or the inputs after the call. The
+    rest of a path is ``torch.utils._pytree``'s own keys (``SequenceKey``, ``MappingKey``,
+    ``GetAttrKey``), so ``pytree.keystr`` writes any path (``state.buffers['s0']``)."""
 
-    kind: str
-    value: Any
+    part: str
 
     def __str__(self) -> str:
-        if self.kind == "state":
-            return f"state.{self.value}"
-        return f"[{self.value}]" if self.kind == "index" else f".{self.value}" if self.kind == "field" else f"[{self.value!r}]"
+        return f"state.{self.part}"
 
-    @classmethod
-    def of_key(cls, key: Any) -> Step:
-        """The step of one ``torch.utils._pytree`` key entry."""
-        if isinstance(key, pytree.SequenceKey):
-            return cls("index", key.idx)
-        if isinstance(key, pytree.MappingKey):
-            return cls("key", key.key)
-        if isinstance(key, pytree.GetAttrKey):
-            return cls("field", key.name)
-        return cls("key", str(key))
+    def get(self, state: dict[str, Any]) -> Any:
+        return state[self.part]
 
 
-def path_text(steps: tuple[Step, ...]) -> str:
-    """``[0]['a'].f``; ``state.buffers['s0']``."""
-    return "".join(str(step) for step in steps)
+#: Where a leaf or container is: key entries down the output tree (or the state).
+KeyPath = tuple[Any, ...]
 
 
-def in_state(steps: tuple[Step, ...]) -> bool:
+def in_state(path: KeyPath) -> bool:
     """The path leads into a buffer or an input after the call, not into the output."""
-    return bool(steps) and steps[0].kind == "state"
+    return bool(path) and isinstance(path[0], InState)
+
+
+#: How a verdict records a path's keys: [kind, value] pairs, read back by ``Difference.from_dict``.
+_KEY_KINDS = {"index": pytree.SequenceKey, "key": pytree.MappingKey, "field": pytree.GetAttrKey, "state": InState}
+
+
+def _recorded_key(key: Any) -> list[Any]:
+    kind = next(k for k, cls in _KEY_KINDS.items() if isinstance(key, cls))
+    return [kind, dataclasses.astuple(key)[0]]
+
+
+def own_key(key: Any) -> Any:
+    """A key of a registered node's own kind (a ``FlattenedKey``...) as a mapping key on
+    its text: every path then holds the three pytree kinds and ``InState`` only."""
+    return key if isinstance(key, tuple(_KEY_KINDS.values())) else pytree.MappingKey(str(key))
 
 
 @dataclass(frozen=True)
 class Difference:
-    #: Where: the steps from the output (or the state) to the leaf or container.
-    steps: tuple[Step, ...]
-    #: container_type | keys | arity | leaf_type | dtype | shape | values
+    """One way a frontend's result differs from eager's: what a verdict records, and what
+    its signature names (the kind, in the state or not, both sides, a special class)."""
+
+    #: Where: the keys from the output (or the state) to the leaf or container.
+    path: KeyPath
+    #: container_type | keys | arity | leaf_type | dtype | shape | values | mutation_lost
     kind: str
     expected: str
     actual: str
@@ -104,25 +113,114 @@ class Difference:
     #: special value is involved, which way (``NaN lost``, ``NaN made``, ``inf lost``,
     #: ``inf made``); for a lost mutation, ``0-d`` state; for a shape, a ``0-d`` result.
     special: str = ""
+    #: For a values difference: the largest absolute and relative difference, and the
+    #: index of the first element off the tolerance (computed, never read from a message).
+    largest: tuple[float, float] | None = None
+    index: tuple[int, ...] | None = None
 
     @property
-    def path(self) -> str:
-        return path_text(self.steps)
+    def where(self) -> str:
+        """The path written out (``[0]['a'].f``, ``state.buffers['s0']``); empty for the output itself."""
+        return pytree.keystr(self.path)
 
     @property
     def in_state(self) -> bool:
         """In a buffer or an input after the call, not in the output."""
-        return in_state(self.steps)
+        return in_state(self.path)
 
     def __str__(self) -> str:
-        where = self.path or "<output>"
-        text = f"{where}: {self.kind} differs: expected {self.expected}, got {self.actual}"
+        text = f"{self.where or '<output>'}: {self.kind} differs: expected {self.expected}, got {self.actual}"
         return f"{text} ({self.detail})" if self.detail else text
 
+    # -- the parts a known-table row matches ---------------------------------------------
+
+    def named(self) -> Difference:
+        """As a signature names it: where only as in the state or not, a repr's contents
+        dropped (values, not the kind of bug), and of the rest what the kind shows (a
+        values difference's dtype and special class, a type change's two sides)."""
+        state: KeyPath = (InState(""),) if self.in_state else ()
+        if self.kind in _TYPE_KINDS:
+            sides = _without_repr(f"{self.expected} -> {self.actual}")
+            expected, arrow, actual = sides.partition(" -> ")
+            return Difference(state, self.kind, expected, actual) if arrow else Difference(state, self.kind, "", "",
+                                                                                        dtype=sides)
+        dtype = self.dtype if self.kind == "values" else ""
+        special = self.special if self.kind in _SPECIAL_KINDS else ""
+        return Difference(state, self.kind, "", "", dtype=dtype, special=special)
+
+    @property
+    def sides(self) -> tuple[str, str]:
+        """(eager's, the frontend's) as a row names them: the dtypes of a ``dtype``
+        difference (without ``torch.``), the types of a ``leaf_type`` (without a value) or
+        ``container_type`` difference; a values difference's dtype, and nothing."""
+        if self.kind in _TYPE_KINDS and (self.expected or self.actual):
+            expected, got = (side.strip().removeprefix("torch.") for side in (self.expected, self.actual))
+            if self.kind == "leaf_type":  # a Python number's type, without its value
+                expected, got = expected.split(" ")[0], got.split(" ")[0]
+            return expected, got
+        return self.dtype, ""
+
+    def what(self) -> str:
+        """A signature's text of it: the kind, both sides of a type change, the leaf's
+        dtype for values, a special class where one applies, and ``state`` before a
+        difference in a buffer or an input after the call."""
+        if self.kind in _TYPE_KINDS and (self.expected or self.actual):
+            what = f"{self.kind}: {self.expected} -> {self.actual}"
+        else:
+            what = self.kind + (f": {self.dtype}" if self.dtype and self.kind in ("values", *_TYPE_KINDS) else "")
+        if self.kind in _SPECIAL_KINDS and self.special:
+            what += f" {self.special}"  # NaN lost, 0-d, ...: a class of its own
+        if self.in_state:
+            what = f"state {what}"
+        return _without_repr(what)
+
+    # -- the JSON boundary ---------------------------------------------------------------
+
     def to_dict(self) -> dict[str, Any]:
-        """As a verdict records it: the path written out, and its steps as [kind, value] pairs."""
-        return {"path": self.path, "steps": [[step.kind, step.value] for step in self.steps],
-                **{k: v for k, v in asdict(self).items() if k != "steps"}}
+        """As a verdict records it: the path written out, and its keys as [kind, value] pairs."""
+        data = {"path": self.where, "steps": [_recorded_key(k) for k in self.path],
+                **{f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "path"}}
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()
+                if not (k in ("largest", "index") and v is None)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Difference:
+        """A recorded difference (old reports too: a state path recorded by its text only)."""
+        steps = data.get("steps")
+        if steps is not None:
+            path: KeyPath = tuple(_KEY_KINDS[kind](value) for kind, value in steps)
+        else:
+            path = (InState(""),) if (data.get("path") or "").startswith("state.") else ()
+        largest, index = data.get("largest"), data.get("index")
+        return cls(path, data.get("kind", "?"), str(data.get("expected", "")), str(data.get("actual", "")),
+                   data.get("detail", ""), data.get("dtype", ""), data.get("special", ""),
+                   tuple(largest) if largest is not None else None, tuple(index) if index is not None else None)
+
+    @classmethod
+    def from_what(cls, what: str) -> Difference:
+        """The difference a signature's text names (``state dtype: torch.int64 -> torch.int32``,
+        ``values: float64 NaN lost``): ``what()`` read back, at the JSON boundary only."""
+        state = what.startswith("state ")
+        what = what.removeprefix("state ")
+        head, colon, detail = what.partition(": ")
+        kind, _, special = head.partition(" ")
+        expected = actual = dtype = ""
+        if colon and " -> " in detail:
+            expected, actual = detail.split(" -> ", 1)
+        elif colon:
+            dtype, _, special = detail.partition(" ")
+        return cls((InState(""),) if state else (), kind, expected, actual, dtype=dtype, special=special)
+
+
+#: Kinds whose difference is a change of type: a signature names both sides.
+_TYPE_KINDS = ("dtype", "leaf_type", "container_type")
+#: Kinds whose special class (``NaN lost``, ``0-d``) a signature names.
+_SPECIAL_KINDS = ("values", "mutation_lost", "shape")
+
+
+def _without_repr(text: str) -> str:
+    """A repr's contents are values, not the kind of bug: ``Tensor(float32, (2,))`` is ``Tensor``."""
+    return re.sub(r"\(.*\)", "", text)
 
 
 def describe(obj: Any) -> str:
@@ -153,19 +251,19 @@ def _is_namedtuple(obj: Any) -> bool:
     return _fields(obj) is not None
 
 
-def _children(obj: Any) -> list[tuple[Step, Any]] | None:
+def _children(obj: Any) -> list[tuple[Any, Any]] | None:
     """(step, child) pairs of a container, or None for a leaf."""
     if isinstance(obj, dict):
-        return [(Step("key", k), v) for k, v in obj.items()]
+        return [(pytree.MappingKey(k), v) for k, v in obj.items()]
     if _is_namedtuple(obj):
-        return [(Step("field", f), v) for f, v in zip(_fields(obj), obj)]
+        return [(pytree.GetAttrKey(f), v) for f, v in zip(_fields(obj), obj)]
     if isinstance(obj, (tuple, list)):
-        return [(Step("index", i), v) for i, v in enumerate(obj)]
+        return [(pytree.SequenceKey(i), v) for i, v in enumerate(obj)]
     handler = pytree.SUPPORTED_NODES.get(type(obj))
     if handler is not None:  # another registered node: transformers' DynamicCache, once registered
         if handler.flatten_with_keys_fn is not None:
-            return [(Step.of_key(key), v) for key, v in handler.flatten_with_keys_fn(obj)[0]]
-        return [(Step("index", i), v) for i, v in enumerate(handler.flatten_fn(obj)[0])]
+            return [(own_key(key), v) for key, v in handler.flatten_with_keys_fn(obj)[0]]
+        return [(pytree.SequenceKey(i), v) for i, v in enumerate(handler.flatten_fn(obj)[0])]
     return None
 
 
@@ -191,7 +289,7 @@ def closer_than_eager(expected: torch.Tensor, actual: torch.Tensor, reference: t
     return frontend <= FP64_MULTIPLIER * eager + TOLERANCES.get(expected.dtype, (0, 1e-8))[1] / 10
 
 
-def _compare_tensors(path: tuple[Step, ...], expected: torch.Tensor, actual: torch.Tensor, error: float = 0.0,
+def _compare_tensors(path: KeyPath, expected: torch.Tensor, actual: torch.Tensor, error: float = 0.0,
                      reference: torch.Tensor | None = None) -> Difference | None:
     if actual.dtype != expected.dtype:
         return Difference(path, "dtype", str(expected.dtype), str(actual.dtype))
@@ -215,13 +313,32 @@ def _compare_tensors(path: tuple[Step, ...], expected: torch.Tensor, actual: tor
     atol = max(atol, 2 * error)
     try:
         torch.testing.assert_close(actual, expected, rtol=rtol, atol=atol, equal_nan=True)
-    except AssertionError as exc:
+    except AssertionError:
         if closer_than_eager(expected, actual, reference):
             return None
-        lines = [line.strip() for line in str(exc).splitlines() if "difference" in line or "Mismatched" in line]
+        largest, index = _off_tolerance(expected, actual, rtol, atol)
         return Difference(path, "values", f"values within rtol={rtol}, atol={atol}", "values outside",
-                          "; ".join(lines), dtype_name(expected), _special(expected, actual))
+                          f"largest absolute difference {largest[0]:.6g}, largest relative {largest[1]:.6g}; "
+                          f"first off the tolerance at index {list(index)}", dtype_name(expected),
+                          _special(expected, actual), largest, index)
     return None
+
+
+def _off_tolerance(expected: torch.Tensor, actual: torch.Tensor, rtol: float,
+                   atol: float) -> tuple[tuple[float, float], tuple[int, ...]]:
+    """The largest absolute and relative difference over the elements both give finite
+    (relative where eager's is not zero; a NaN or an inf that differs is the difference's
+    special class), and the index of the first element ``assert_close``'s rule refuses."""
+    wide = torch.complex128 if expected.is_complex() else torch.float64
+    e, a = expected.to(wide), actual.to(wide)
+    diff = (a - e).abs()
+    off = ~(e.isnan() & a.isnan()) & ~(e.isinf() & (e == a)) & ~(diff <= atol + rtol * e.abs())
+    finite = e.isfinite() & a.isfinite()
+    absolute = diff[finite].max().item() if finite.any() else 0.0
+    nonzero = finite & (e != 0)
+    relative = (diff[nonzero] / e.abs()[nonzero]).max().item() if nonzero.any() else 0.0
+    where = off.nonzero()
+    return (float(absolute), float(relative)), tuple(where[0].tolist()) if len(where) else ()
 
 
 def _special(expected: torch.Tensor, actual: torch.Tensor) -> str:
@@ -233,9 +350,9 @@ def _special(expected: torch.Tensor, actual: torch.Tensor) -> str:
     return next((name for name, where in checks if where.any()), "")
 
 
-def compare(expected: Any, actual: Any, *, contract: Contract = Contract.EXACT, path: tuple[Step, ...] = (),
-            error_at: Callable[[tuple[Step, ...]], float] | None = None,
-            reference_at: Callable[[tuple[Step, ...]], torch.Tensor | None] | None = None) -> list[Difference]:
+def compare(expected: Any, actual: Any, *, contract: Contract = Contract.EXACT, path: KeyPath = (),
+            error_at: Callable[[KeyPath], float] | None = None,
+            reference_at: Callable[[KeyPath], torch.Tensor | None] | None = None) -> list[Difference]:
     """Every difference between the eager output and a backend's, outermost first.
 
     Under ``Contract.NESTING`` a container may come back as any sequence of its
@@ -280,7 +397,7 @@ def compare(expected: Any, actual: Any, *, contract: Contract = Contract.EXACT, 
     return found
 
 
-def _compare_leaf(path: tuple[Step, ...], expected: Any, actual: Any, error: float = 0.0,
+def _compare_leaf(path: KeyPath, expected: Any, actual: Any, error: float = 0.0,
                   reference: Any = None) -> list[Difference]:
     if isinstance(expected, torch.Tensor):
         if not isinstance(actual, torch.Tensor):

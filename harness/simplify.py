@@ -33,8 +33,8 @@ from strategies.ops import domain_type
 from strategies.render import input_tensors
 from strategies.spec import Tree, Value
 
-from .runner import Verdict
 from .subjects import kind_of
+from .verdict import Verdict
 
 __all__ = ["LITERAL_MAX", "simplified", "simplify"]
 

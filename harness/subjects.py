@@ -23,6 +23,7 @@ from strategies.render import to_source
 from strategies.spec import Const, ParamNode, ParamTree
 
 from .own import OwnModel
+from .signature import Trigger
 
 __all__ = ["KINDS", "Subject", "SubjectKind", "kind_of", "subject_from_json", "subject_to_json"]
 
@@ -68,7 +69,7 @@ class SubjectKind(Generic[S]):
         """The model as a report prints it."""
         raise NotImplementedError
 
-    def trigger(self, subject: S) -> str:
+    def trigger(self, subject: S) -> Trigger:
         """What a case that killed or hung its process ran, for its signature: no message
         tells one segfault from another."""
         raise NotImplementedError
@@ -111,11 +112,11 @@ class _GeneratedCase(SubjectKind[Case]):
     def source(self, subject: Case) -> str:
         return to_source(subject)
 
-    def trigger(self, subject: Case) -> str:
+    def trigger(self, subject: Case) -> Trigger:
         # The ops and the input dtypes, and an empty tensor (a frequent trigger).
         dtypes = sorted({i.dtype for i in subject.inputs})
         empty = any(0 in i.shape for i in subject.inputs) or any(v.shape and 0 in v.shape for v in subject.values)
-        return f"{'+'.join(subject.ops()) or 'no op'} on {'/'.join(dtypes) or 'no input'}" + (" 0-size" if empty else "")
+        return Trigger(tuple(subject.ops()) or ("no op",), "/".join(dtypes) or "no input", empty)
 
     def features(self, subject: Case) -> set[str]:
         return _case_features(subject)
@@ -143,10 +144,10 @@ class _OwnModel(SubjectKind[OwnModel]):
     def source(self, subject: OwnModel) -> str:  # code the suite cannot write out
         return f"# the model {subject.factory}() builds (python -m suites check)"
 
-    def trigger(self, subject: OwnModel) -> str:
+    def trigger(self, subject: OwnModel) -> Trigger:
         # The ops of its graph, as a generated case's, so that a row naming ops matches it.
         graph = subject.graph()
-        return graph.trigger() if graph is not None else f"own model {subject.factory}"
+        return graph.trigger() if graph is not None else Trigger((f"own model {subject.factory}",))
 
     def features(self, subject: OwnModel) -> set[str]:
         return {f"model:{subject.factory}"}
@@ -170,8 +171,8 @@ class _Architecture(SubjectKind[Architecture]):
     def source(self, subject: Architecture) -> str:
         return architecture_source(subject)
 
-    def trigger(self, subject: Architecture) -> str:
-        return f"architecture {subject.family} in {subject.dtype}"
+    def trigger(self, subject: Architecture) -> Trigger:
+        return Trigger((f"architecture {subject.family} in {subject.dtype}",))
 
     def features(self, subject: Architecture) -> set[str]:  # the family, and the dtype and flags it was drawn with
         return {f"architecture:{subject.family}", f"dtype:{subject.dtype}",

@@ -22,7 +22,7 @@ from typing import Any
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 
-from .runner import BUILTIN_BACKENDS
+from .registry import BUILTIN_BACKENDS
 
 __all__ = ["KERNEL_FEATURES", "PROJECT", "cpu_features", "cpu_flags", "frontend_distributions", "frontend_versions",
            "installed", "machine", "off_pins", "pins", "versions"]

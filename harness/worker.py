@@ -20,8 +20,11 @@ from typing import Any
 
 from .backends.base import HarnessError
 from .config import Config
-from .runner import Verdict, execute, load_backend
+from .registry import load_backend
+from .runner import execute
+from .signature import Outcome, Stage
 from .subjects import Subject, kind_of, subject_from_json, subject_to_json
+from .verdict import Verdict
 
 __all__ = ["Worker"]
 
@@ -202,9 +205,9 @@ class Worker:
         if not answered:
             self._stop(kill=True)
             self.restarts += 1
-            return Verdict(backend=load_backend(backend_spec, self.config).name, outcome="hang", stage="compile-or-run",
+            return Verdict(backend=load_backend(backend_spec, self.config).name, outcome=Outcome.HANG, stage=Stage.COMPILE_OR_RUN,
                            error_type="Timeout", message=f"no answer within {limit:.0f} s",
-                           leaf_op=kind_of(case).trigger(case))
+                           trigger=kind_of(case).trigger(case))
         if message is None:  # the worker died mid-case
             self._process.join(timeout=10)
             code = self._process.exitcode
@@ -218,9 +221,9 @@ class Worker:
                 self.deaths_retried += 1
                 return self.run(backend_spec, case, options, timeout=timeout)
             how = f"signal {signal.Signals(-code).name}" if code is not None and code < 0 else f"exit code {code}"
-            return Verdict(backend=load_backend(backend_spec, self.config).name, outcome="crash", stage="compile-or-run",
+            return Verdict(backend=load_backend(backend_spec, self.config).name, outcome=Outcome.CRASH, stage=Stage.COMPILE_OR_RUN,
                            error_type="WorkerDied", message=f"the worker process died: {how}",
-                           leaf_op=kind_of(case).trigger(case))
+                           trigger=kind_of(case).trigger(case))
         kind, payload = message
         if kind == "harness-error":
             raise HarnessError(f"the harness failed inside the worker: {payload}")

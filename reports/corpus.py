@@ -30,7 +30,7 @@ from typing import Any
 from harness.config import Config
 from harness.conformance import ConformanceFailure
 from harness.known import KNOWN, row
-from harness.runner import load_backend
+from harness.registry import load_backend
 from harness.simplify import simplified, simplify
 from harness.subjects import Subject, kind_of, subject_from_json, subject_to_json
 from harness.worker import Worker
@@ -59,8 +59,8 @@ def refresh(entry: Entry, run_case: Any | None = None) -> Entry:
         if verdict.signature() == meta["signature"]:
             case = simplify(case, meta["options"], run_case, meta["signature"])
             verdict = run_case(case, meta["options"])
-            meta.update(differences=verdict.differences[:5], headline=verdict.headline(), ops=case.ops(),
-                        stage=verdict.stage, message=verdict.message[:2000])
+            meta.update(differences=[d.to_dict() for d in verdict.differences[:5]], headline=verdict.headline(), ops=case.ops(),
+                        stage=verdict.staged, message=verdict.message[:2000])
     write_atomic(entry.path / "case.json", subject_to_json(case))
     write_atomic(entry.path / "meta.json", json.dumps(meta, indent=1, sort_keys=True))
     write_atomic(entry.path / "repro.py", reproducer_source(case, backend, meta["options"], meta))

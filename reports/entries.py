@@ -111,10 +111,10 @@ def save_finding(failure: Any, corpus: Path = CORPUS, *, status: str = "open",
         backend = failure.backend
         meta = {
             "id": directory.name, "backend": failure.backend_spec, "options": failure.options,
-            "outcome": verdict.outcome, "stage": verdict.stage, "signature": signature, "status": status,
+            "outcome": verdict.outcome, "stage": verdict.staged, "signature": signature, "status": status,
             "headline": verdict.headline(), "ops": failure.case.ops(), "upstream": upstream or [],
             "versions": {**versions(), "frontend": backend.version()}, "count": 1,
-            "message": verdict.message[:2000], "differences": verdict.differences[:5], "notes": verdict.notes,
+            "message": verdict.message[:2000], "differences": [d.to_dict() for d in verdict.differences[:5]], "notes": verdict.notes,
         }
         if row is not None:
             meta["row"] = row

@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from harness.known import KNOWN, TRT, Known, SignatureOnly, row
+from harness.known import KNOWN, TRT, Known, row
 from harness.signature import Signature
 
 from .entries import CORPUS, CorpusError, Entry, load_entries, load_entry, locked
@@ -29,8 +29,7 @@ def needs_entry(row: Any) -> bool:
 def explains(row: Any, entry: Entry) -> bool:
     """``row`` matches the verdict ``entry`` recorded (its backend, stage and signature)."""
     meta = entry.meta
-    return row.matches(SignatureOnly(meta["backend"], meta["outcome"], meta.get("stage", ""), meta.get("notes", []),
-                                     meta["signature"]))
+    return row.matches(Signature.from_text(meta["signature"], meta.get("notes", ())))
 
 
 def rows_without_entry(known: Any = None, entries: list[Entry] | None = None) -> list[Any]:
@@ -52,7 +51,7 @@ def open_rows(entries: list[Entry | CorpusError] | None = None) -> tuple[Known, 
     plugin's differ). An entry nobody triaged (copied in by hand) counts for nothing."""
     entries = load_entries() if entries is None else entries
     return tuple(
-        Known(id=e.id, backends=(e.meta["backend"], Signature.parse(e.meta["signature"]).backend), kind="bug",
+        Known(id=e.id, backends=(e.meta["backend"], Signature.from_text(e.meta["signature"]).backend), kind="bug",
               signature=e.meta["signature"], reason=e.meta["headline"], link=" ".join(e.meta["upstream"]))
         for e in entries if isinstance(e, Entry) and e.meta["status"] == "open" and triaged(e)
     )

@@ -25,8 +25,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from harness.known import KNOWN, SURVEY, TRT, TVM, Known, SignatureOnly, match
-from harness.runner import load_backend
+from harness.known import KNOWN, SURVEY, TRT, TVM, Known, match, recorded
+from harness.registry import load_backend
 from harness.versions import frontend_distributions
 from reports.entries import CORPUS, Entry, load_entries
 from reports.releases import ANSWERS, RELEASES
@@ -67,7 +67,7 @@ def survey_counts(known: tuple[Known, ...], verdicts: list[dict[str, Any]]) -> t
     counts: Counter = Counter()
     unexplained = []
     for v in verdicts:
-        row = match(SignatureOnly.recorded(v["signature"], v["backend"], v.get("notes", [])), known)
+        row = match(recorded(v), known)
         if row is None:
             unexplained.append(v["signature"])
         else:

@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from harness.runner import load_backend
+from harness.registry import load_backend
 from harness.signature import Signature
 from harness.versions import frontend_versions
 
@@ -25,7 +25,7 @@ __all__ = ["render_all", "render_report", "search_terms"]
 
 def search_terms(meta: dict[str, Any], tracker: str) -> list[str]:
     """Queries for the tracker's issue search that would find this bug if it is on file."""
-    what = Signature.parse(meta["signature"]).what
+    what = Signature.from_text(meta["signature"]).what
     ops = " ".join(meta.get("ops") or ())
     if meta["outcome"] == "mismatch":
         words = re.sub(r"torch\.|->|[:()]", " ", what)

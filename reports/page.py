@@ -21,15 +21,15 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from harness.signature import Outcome
 from harness.subjects import kind_of, subject_from_json
 from strategies import OPS
 from strategies.dynamic import ROLES
 
 from .entries import CORPUS, entry_id
 
-__all__ = ["COLOURS", "OUTCOMES", "feature_groups", "render_page"]
+__all__ = ["COLOURS", "feature_groups", "render_page"]
 
-OUTCOMES = ("pass", "unsupported", "crash", "hang", "mismatch")
 #: Outcome colours: pass green, a clean rejection grey, the three failures warm.
 COLOURS = {"pass": "#3a9d5d", "unsupported": "#b8bec6", "crash": "#d64541", "hang": "#7b4fa0", "mismatch": "#f0a030"}
 #: The map's groups, in order: feature prefix -> heading.
@@ -76,8 +76,8 @@ def _bar(counts: dict[str, int]) -> str:
     if not total:
         return ""
     spans = "".join(f'<span style="width:{100 * counts[o] / total:.1f}%;background:{COLOURS[o]}"></span>'
-                    for o in OUTCOMES if counts.get(o))
-    title = ", ".join(f"{o} {counts[o]}" for o in OUTCOMES if counts.get(o))
+                    for o in Outcome if counts.get(o))
+    title = ", ".join(f"{o} {counts[o]}" for o in Outcome if counts.get(o))
     return f'<div class=cell title="{_e(title)}"><div class=bar>{spans}</div><small>{total}</small></div>'
 
 
@@ -109,7 +109,7 @@ def _map(data: dict[str, Any]) -> str:
     backends = sorted(data["features"])
     if not backends:
         return "<p>No case recorded.</p>"
-    legend = "".join(f'<span style="background:{COLOURS[o]}"></span>{o}' for o in OUTCOMES)
+    legend = "".join(f'<span style="background:{COLOURS[o]}"></span>{o}' for o in Outcome)
     parts = [f"<p class=legend>Each cell: the shares of a feature's cases by outcome, its case count beside it "
              f"(every count on hover); the worst features first (the largest share crashing, hanging or "
              f"mismatching on any backend); click a backend to sort by it. {legend}</p>"]
@@ -210,7 +210,7 @@ def render_page(data: dict[str, Any], *, headline: str, coverage: dict[str, tupl
         known_rows.append([backend, row, kind, str(n)])
     new = data["new"]
     new_per = Counter(e["backend"] for e in new.values())
-    outcome_rows = [[_e(b), _bar(c), *(f"<span class=n>{c.get(o, 0)}</span>" for o in OUTCOMES), str(known_bugs[b]),
+    outcome_rows = [[_e(b), _bar(c), *(f"<span class=n>{c.get(o, 0)}</span>" for o in Outcome), str(known_bugs[b]),
                      str(documented[b]),
                      f'<span class="{"bad" if new_per[b] else "ok"}">{new_per[b]}</span>'] for b, c in sorted(outcomes.items())]
     cases = ", ".join(f"{b} {n}" for b, n in data["run"]["cases"].items())
@@ -223,7 +223,7 @@ def render_page(data: dict[str, Any], *, headline: str, coverage: dict[str, tupl
                 f"{_e(', '.join(data['run']['merged_from']))}</p>" if data["run"].get("merged_from") else "")
              + "</section>",
              "<section id=outcomes><h2>Outcomes per backend</h2>",
-             _table(["backend", "shares", *OUTCOMES, "known bugs", "documented", "new findings"], outcome_rows, raw=True),
+             _table(["backend", "shares", *Outcome, "known bugs", "documented", "new findings"], outcome_rows, raw=True),
              "</section>",
              "<section id=map><h2>Where each frontend breaks</h2>", _map(data), "</section>",
              f"<section id=new><h2>New findings ({len(new)})</h2>"]

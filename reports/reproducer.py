@@ -42,9 +42,10 @@ _WEIGHT_LITERAL_MAX = 16
 def title(meta: dict[str, Any]) -> str:
     """One line that names the op and the effect: ``relu: float32 NaN lost (tvm-ep)``."""
     ops = ", ".join(meta.get("ops") or ()) or "no op"
-    signature = Signature.parse(meta["signature"])
+    signature = Signature.from_text(meta["signature"])
     # An op is named first; what a process that died ran (``cumsum on int32``) is kept.
-    effect = signature.what + ("" if re.fullmatch(r"[\w.]*", signature.op) else f" @{signature.op}")
+    trigger = str(signature.trigger)
+    effect = signature.what + ("" if re.fullmatch(r"[\w.]*", trigger) else f" @{trigger}")
     effect = effect if len(effect) <= 100 else effect[:99] + "…"
     return f"{ops}: {effect} ({meta['backend']})"
 
@@ -238,7 +239,7 @@ def _frontend(backend: Backend, options: dict[str, Any], meta: dict[str, Any], *
 def reproducer_source(case: Case, backend: Backend, options: dict[str, Any], meta: dict[str, Any]) -> str:
     """The reproducer of the finding ``meta`` describes (its outcome, stage, signature
     and first difference) for ``case`` on ``backend`` with ``options``."""
-    if case.dynamic is not None and "@" in meta.get("stage", ""):
+    if case.dynamic is not None and Signature.from_text(meta["signature"]).size_role:
         return _dynamic_reproducer(case, backend, options, meta)
     case = _static_at(case, meta)  # a static failure: the static case at the size that showed it
     head, imports, helpers, call = _frontend(backend, options, meta, input_trees=bool(case.params),
@@ -293,7 +294,8 @@ def _dynamic_steps(case: Case, recipe: Recipe, options: dict[str, Any], meta: di
     """(the compile statements, the run statements) of a dynamic case: compiled once with
     the declared dims (``dynamic_shapes``, or ``mark_dynamic`` / ``dynamic=True`` for a
     ``torch.compile`` frontend), then run at each size; up to the failing stage for a crash."""
-    stage, _, role = meta["stage"].partition("@")
+    signature = Signature.from_text(meta["signature"])
+    stage, role = signature.stage, signature.size_role
     compiling, running = [], []
     for step, code in recipe.steps:
         code = code.replace("torch.export.export(model, args, kwargs)",
@@ -317,7 +319,7 @@ def _dynamic_steps(case: Case, recipe: Recipe, options: dict[str, Any], meta: di
 def _dynamic_reproducer(case: Case, backend: Backend, options: dict[str, Any], meta: dict[str, Any]) -> str:
     """Compile once at the example with the case's dynamic dims declared, call at the example,
     then at the size that fails (``meta``'s stage names its role: ``judge@max``)."""
-    role = meta["stage"].partition("@")[2]
+    role = Signature.from_text(meta["signature"]).size_role
     at_every_size = [_plain_case(backend, options, meta, statically(resized(case, sizes))) for _, sizes in size_roles(case)]
     plain = _plain_case(backend, options, meta, statically(case)) if all(at_every_size) else None
     head, imports, helpers, _ = _frontend(backend, options, meta, input_trees=bool(case.params), plain=plain)

@@ -19,7 +19,9 @@ from typing import Any
 from harness.config import Config
 from harness.conformance import ConformanceFailure
 from harness.known import match, passed_or_rejected_cleanly
-from harness.runner import Verdict, execute, load_backend
+from harness.registry import load_backend
+from harness.runner import execute
+from harness.verdict import Verdict
 from strategies import Case, Container, Input, Ref, Value
 from strategies.ops import TensorType, infer
 

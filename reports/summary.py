@@ -18,11 +18,12 @@ from typing import Any
 
 from harness.config import Config
 from harness.conformance import Recorder
+from harness.signature import Outcome
 from harness.versions import versions
 from strategies import OPS, admitted_pairs
 
 from .entries import CORPUS
-from .page import DYNAMIC_HEADER, OUTCOMES, dynamic_rows, render_page
+from .page import DYNAMIC_HEADER, dynamic_rows, render_page
 
 __all__ = ["architecture_table", "end_session", "outcome_table", "pair_coverage", "rebuild", "write_latest"]
 
@@ -60,7 +61,7 @@ def _rows(recorder: Any) -> list[list[str]]:
     backends = sorted({b for b, _ in recorder.outcomes})
     rows = []
     for b in backends:
-        counts = [recorder.outcomes.get((b, o), 0) for o in OUTCOMES]
+        counts = [recorder.outcomes.get((b, o), 0) for o in Outcome]
         known_bugs = sum(n for (kb, _, kind), n in recorder.known.items() if kb == b and kind == "bug")
         documented = sum(n for (kb, _, kind), n in recorder.known.items() if kb == b and kind == "documented")
         new = sum(1 for e in recorder.new.values() if e["backend"] == b)
@@ -71,7 +72,7 @@ def _rows(recorder: Any) -> list[list[str]]:
 
 
 # cases/min: cases per minute of pipeline time in the worker (materialize to judge).
-_HEADER = ["backend", *OUTCOMES, "known bugs", "documented", "new findings", "cases/min"]
+_HEADER = ["backend", *Outcome, "known bugs", "documented", "new findings", "cases/min"]
 
 
 def outcome_table(recorder: Any) -> str:
@@ -96,7 +97,7 @@ def _feature_rows(recorder: Any, backend: str, *, ops: bool = False) -> list[lis
     one dtype have a section of their own (``pair_coverage``)."""
     features = {f: c for f, c in recorder.features.get(backend, {}).items()
                 if f.startswith("op:") == ops and not _is_pair(f)}
-    return [[f.removeprefix("op:"), *(str(features[f].get(o, 0)) for o in OUTCOMES)] for f in sorted(features)]
+    return [[f.removeprefix("op:"), *(str(features[f].get(o, 0)) for o in Outcome)] for f in sorted(features)]
 
 
 def pair_coverage(recorder: Any, backend: str) -> dict[str, Any]:
@@ -140,7 +141,7 @@ def _coverage_notes(cov: dict[str, Any]) -> list[str]:
 
 
 def _pair_rows(cov: dict[str, Any]) -> list[list[str]]:
-    return [[p, *(str(cov["met"][p].get(o, 0)) for o in OUTCOMES)] for p in sorted(cov["met"])]
+    return [[p, *(str(cov["met"][p].get(o, 0)) for o in Outcome)] for p in sorted(cov["met"])]
 
 
 def _calibration_rows(recorder: Any) -> list[list[str]]:
@@ -166,7 +167,7 @@ def architecture_table(recorder: Any) -> str:
         cells = []
         for b in backends:
             counts = recorder.features[b].get(f"architecture:{family}", {})
-            cells.append(", ".join(f"{o} {counts[o]}" for o in OUTCOMES if counts.get(o)) or "-")
+            cells.append(", ".join(f"{o} {counts[o]}" for o in Outcome if counts.get(o)) or "-")
         rows.append([family, *cells])
     return _markdown_table(["family", *backends], rows)
 
@@ -210,14 +211,14 @@ def write_latest(recorder: Any, directory: Path, status: str = "complete", *, co
     if families:
         md += ["## Architectures: outcomes per family and frontend", "", families, ""]
     for b in sorted(recorder.features):
-        md += [f"## {b}: outcomes by feature", "", _markdown_table(["feature", *OUTCOMES], _feature_rows(recorder, b)), ""]
+        md += [f"## {b}: outcomes by feature", "", _markdown_table(["feature", *Outcome], _feature_rows(recorder, b)), ""]
     for b in sorted(recorder.features):
-        md += [f"## {b}: outcomes by op", "", _markdown_table(["op", *OUTCOMES], _feature_rows(recorder, b, ops=True)), ""]
+        md += [f"## {b}: outcomes by op", "", _markdown_table(["op", *Outcome], _feature_rows(recorder, b, ops=True)), ""]
     for b, cov in coverage.items():
         md += [f"## {b}: op x dtype coverage", "", _coverage_headline(cov) + ".", ""]
         if cov["met"]:
             md += [f"<details><summary>outcomes of the {len(cov['met'])} pairs met</summary>", "",
-                   _markdown_table(["op@dtype", *OUTCOMES], _pair_rows(cov)), "", "</details>", ""]
+                   _markdown_table(["op@dtype", *Outcome], _pair_rows(cov)), "", "</details>", ""]
         md += [line for note in _coverage_notes(cov) for line in (note, "")]
     if recorder.calibration:
         md += ["## Calibrated away (drawn no more: always rejected cleanly in the calibration pass)", "",

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from harness.runner import load_backend
+from harness.registry import load_backend
 from harness.signature import Signature
 from harness.versions import cpu_flags
 
@@ -104,8 +104,8 @@ def _quiet(output: str) -> str:
 
 def expected_error(meta: dict[str, Any]) -> str:
     """The error type a crash entry recorded (``backend/stage/crash/Type: ...``)."""
-    signature = Signature.parse(meta["signature"])
-    return signature.what.split(":", 1)[0] if meta["outcome"] != "mismatch" and ":" in signature.what else ""
+    signature = Signature.from_text(meta["signature"])
+    return signature.raised if signature.difference is None and signature.said is not None else ""
 
 
 def last_error(output: str) -> str:

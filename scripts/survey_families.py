@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from harness.config import CI_UNSURVEYED_FAMILIES, Config  # noqa: E402
 from harness.conformance import Recorder, conformance_property  # noqa: E402
 from harness.known import match  # noqa: E402
-from harness.runner import load_backend  # noqa: E402
+from harness.registry import load_backend  # noqa: E402
 from harness.worker import Worker  # noqa: E402
 from reports.evidence import known_rows  # noqa: E402
 from strategies import cases  # noqa: E402

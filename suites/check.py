@@ -29,7 +29,9 @@ from harness.config import CASE_TIMEOUT, Config
 from harness.conformance import ConformanceFailure, Recorder, replay_command
 from harness.known import Known, counted_outcome, match, passed_or_rejected_cleanly
 from harness.own import OwnModel
-from harness.runner import CPU_BACKENDS, DEFAULT_BACKENDS, Verdict, execute, load_backend
+from harness.registry import CPU_BACKENDS, DEFAULT_BACKENDS, load_backend
+from harness.runner import execute
+from harness.verdict import Verdict
 from harness.worker import Worker
 from reports.entries import save_finding
 from reports.evidence import known_rows

@@ -25,9 +25,10 @@ from hypothesis import HealthCheck, Phase, seed, settings
 from harness.config import Config
 from harness.conformance import ConformanceFailure, Recorder, conformance_property
 from harness.known import SURVEY, Known, match, root_causes, row
-from harness.runner import Verdict, load_backend
+from harness.registry import load_backend
 from harness.simplify import simplified
 from harness.subjects import kind_of
+from harness.verdict import Verdict
 from harness.worker import Worker
 from reports.entries import Entry, load_entries, save_finding
 from reports.evidence import known_rows, rows_without_entry

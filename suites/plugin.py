@@ -273,7 +273,7 @@ def _between_cases(run: Any) -> Any:
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "backend_spec" in metafunc.fixturenames:
-        from harness.runner import DEFAULT_BACKENDS  # every frontend, when no --backend is given
+        from harness.registry import DEFAULT_BACKENDS  # every frontend, when no --backend is given
 
         specs = metafunc.config.getoption("--backend") or list(DEFAULT_BACKENDS)
         metafunc.parametrize("backend_spec", specs, ids=specs)
@@ -343,7 +343,7 @@ def run_config(request: pytest.FixtureRequest) -> Config:
 
 @pytest.fixture
 def backend(backend_spec: str, run_config: Config):
-    from harness.runner import load_backend
+    from harness.registry import load_backend
 
     loaded = load_backend(backend_spec, run_config)
     reason = loaded.unavailable_reason()
@@ -375,7 +375,8 @@ def run_case(request: pytest.FixtureRequest, backend_spec: str):
 def run_case_for(request: pytest.FixtureRequest):
     """Like ``run_case``, for a backend named at run time (the corpus replay)."""
     if request.config.getoption("--no-isolation"):
-        from harness.runner import execute, load_backend
+        from harness.registry import load_backend
+        from harness.runner import execute
 
         run_config = request.getfixturevalue("run_config")
         return lambda spec: _between_cases(  # in this process: no time limit to keep (a hang hangs the run)

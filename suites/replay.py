@@ -16,7 +16,8 @@ from pathlib import Path
 
 from harness.config import Config
 from harness.known import match, passed_or_rejected_cleanly
-from harness.runner import execute, load_backend
+from harness.registry import load_backend
+from harness.runner import execute
 from harness.subjects import kind_of, subject_from_json
 from harness.worker import Worker
 from reports.evidence import known_rows
@@ -51,13 +52,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"backend:  {verdict.backend}")
     for name, value in backend.configured.items():
         print(f"{name}: {value}")
-    print(f"outcome:  {verdict.outcome} (stage {verdict.stage or '-'})")
+    print(f"outcome:  {verdict.outcome} (stage {verdict.staged or '-'})")
     print(f"signature: {verdict.signature()}")
     if known is not None:
         print(f"known:    {known.id} ({known.kind}) {known.link}\n          {known.reason}")
     for difference in verdict.differences:
         d = difference
-        print(f"  {d['path'] or '<output>'}: {d['kind']} expected {d['expected']}, got {d['actual']} {d['detail']}")
+        print(f"  {d.where or '<output>'}: {d.kind} expected {d.expected}, got {d.actual} {d.detail}")
     for note in verdict.notes:
         print(f"  note: {note}")
     if verdict.message:

@@ -23,7 +23,7 @@ import pytest
 
 from harness.config import CONFIG
 from harness.known import match
-from harness.runner import load_backend
+from harness.registry import load_backend
 from harness.versions import cpu_features, off_pins
 from reports.entries import CorpusError, load_entries
 from reports.evidence import known_rows

@@ -21,7 +21,7 @@ from torch.utils._python_dispatch import TorchDispatchMode
 
 from harness.backends.base import CompileContext, Recipe
 from harness.backends.reference import Eager
-from harness.runner import _clone
+from harness.calls import clone as _clone
 
 __all__ = ["DISTORTIONS", "STATE_DISTORTIONS", "CorruptsTheNextCase", "Distorting", "Hang", "HigherPrecision", "NewCrash",
            "RecompilesPerSize", "SpecializesToExample", "StuckAtMax",

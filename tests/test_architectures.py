@@ -17,7 +17,8 @@ from hypothesis.errors import InvalidArgument
 
 from harness.conformance import ConformanceFailure, Recorder, conformance_property
 from harness.known import match, passed_or_rejected_cleanly
-from harness.runner import execute, load_backend
+from harness.registry import load_backend
+from harness.runner import execute
 from harness.subjects import subject_from_json, subject_to_json
 from harness.worker import Worker
 from reports.evidence import known_rows

@@ -14,8 +14,9 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from harness.conformance import Recorder, conformance_property, shard_budget
-from harness.runner import Verdict, load_backend
+from harness.registry import load_backend
 from harness.schedule import arrange, estimates, part_key
+from harness.verdict import Verdict
 from harness.versions import frontend_distributions, versions
 from reports.merge import main as merge_main
 from strategies import case_to_json, engine

@@ -15,7 +15,7 @@ from harness.attribution import export_graph, names_of
 from harness.config import Config
 from harness.known import KNOWN
 from harness.own import OwnModel
-from harness.runner import CPU_BACKENDS
+from harness.registry import CPU_BACKENDS
 from harness.worker import Worker
 from suites.check import assert_roundtrips, check
 from tests import known_causes, own_models

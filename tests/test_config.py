@@ -86,7 +86,8 @@ def test_a_tvm_finding_made_with_a_target_replays_with_that_target(tmp_path):
     import sys
 
     from harness.conformance import ConformanceFailure
-    from harness.runner import execute, load_backend
+    from harness.registry import load_backend
+    from harness.runner import execute
     from strategies import case_from_json
 
     target = "llvm -mcpu=x86-64"  # not the default, and any x86 machine runs it

@@ -12,8 +12,8 @@ from hypothesis.errors import InvalidArgument
 
 from harness.calibration import calibration_features
 from harness.conformance import Recorder
-from harness.runner import Verdict
 from harness.subjects import kind_of
+from harness.verdict import Verdict
 from reports.merge import merge
 from reports.summary import pair_coverage, write_latest
 from strategies import OPS, Case, Container, Input, Ref, Value, admitted_pairs, cases, op_dtype_pairs

@@ -14,7 +14,8 @@ from torch.utils import _pytree as pytree
 
 from harness.backends.base import Backend, CompileContext
 from harness.oracle import compare
-from harness.runner import execute, load_backend
+from harness.registry import load_backend
+from harness.runner import execute
 from strategies import Case, Container, Input, Ref, Value, materialize
 from tests.harness_backends import DISTORTIONS
 

@@ -143,7 +143,7 @@ def test_state_distortion_is_caught_and_shrunk(name):
     assert verdict.outcome == "mismatch", failure
     part = "inputs" if name == "lose_input_mutations" else "buffers"
     kind = "values" if name == "forward_twice" else "mutation_lost"
-    assert any(d["path"].startswith(f"state.{part}[") and d["kind"] == kind for d in verdict.differences), \
+    assert any(d.where.startswith(f"state.{part}[") and d.kind == kind for d in verdict.differences), \
         verdict.differences
     # One update of the distorted kind (of an input, or of a buffer); a second value may
     # be what it reads (x0.add_(self.s0) after self.s0 += 1: the shrinker cannot add the
@@ -151,7 +151,7 @@ def test_state_distortion_is_caught_and_shrunk(name):
     target = "operand" if part == "inputs" else "state"
     distorted = [i for i in case.mutations() if OPS[case.values[i].op].mutates == target]
     assert len(distorted) == 1 and len(case.values) <= 2, case
-    if verdict.differences[0]["path"].startswith("state."):  # else the output read the state too
+    if verdict.differences[0].in_state:  # else the output read the state too
         assert f"/mismatch/state {kind}" in verdict.signature() and verdict.signature().endswith(
             f"@{case.values[distorted[0]].op}"), verdict.signature()
     assert case.seed == 0 or execute(backend, replace(case, seed=0), failure.options).outcome == "pass", case

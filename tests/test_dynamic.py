@@ -87,7 +87,7 @@ def test_a_frontend_wrong_away_from_one_size_is_caught_and_shrunk(backend):
     assert failure is not None, f"{backend.name} was not caught"
     case, verdict = failure.case, failure.verdict
     assert case.dynamic is not None, f"shrunk to a static case: {case_to_json(case)}"
-    assert "@" in verdict.stage, verdict.signature()  # a dynamic failure names its size's role
+    assert verdict.size_role, verdict.signature()  # a dynamic failure names its size's role
     assert len(case.values) <= 2 and len(case.ops()) <= 2, case_to_json(case)
     assert len(case.dynamic.symbols) == 1 and len(case.dynamic.dims) == 1, json.loads(case_to_json(case))["dynamic"]
     print(f"{backend.name}: {verdict.signature()} in {seconds:.0f} s: {case_to_json(case)}")
@@ -105,11 +105,11 @@ def test_a_failure_the_static_case_repeats_is_probed_once(monkeypatch):
     """A dynamic mismatch the static case at that size repeats is that static verdict; its
     root-cause probes (a compile per value) run once, for the static case, not also for
     the dynamic one that is thrown away."""
-    import harness.runner as runner
+    import harness.probes as probes
 
     probed = []
-    real = runner._root_cause
-    monkeypatch.setattr(runner, "_root_cause", lambda backend, case, *rest: probed.append(case) or real(backend, case, *rest))
+    real = probes._root_cause
+    monkeypatch.setattr(probes, "_root_cause", lambda backend, case, *rest: probed.append(case) or real(backend, case, *rest))
     backend = distorting_backend("nudge_one_value")  # every size, statically too
     for case in _drawn(40):
         if case.dynamic is None:

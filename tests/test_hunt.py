@@ -7,8 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from harness.known import Known, row
-from harness.runner import Verdict, execute, load_backend
+from harness.registry import load_backend
+from harness.runner import execute
 from harness.subjects import kind_of
+from harness.verdict import Verdict
 from reports.entries import Entry, load_entries
 from strategies.ops import OPS, STRUCTURAL_FAMILIES
 from suites.hunt import architecture_families, focus_ops, hunt, needs_dynamic
@@ -31,7 +33,7 @@ def test_a_dynamic_only_row_is_hunted_on_dynamic_cases():
     assert not needs_dynamic(row("tvm-float64-narrowed"))
     failure = hunt(PLANTED, SPEC, examples=150, worker=_InProcess())
     assert failure is not None, "not reached on dynamic cases"
-    assert "@" in failure.verdict.stage and PLANTED.matches(failure.verdict), failure.verdict.signature()
+    assert failure.verdict.size_role and PLANTED.matches(failure.verdict), failure.verdict.signature()
 
 
 def test_a_static_search_cannot_reach_it():

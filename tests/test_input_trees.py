@@ -9,7 +9,8 @@ import pytest
 import torch
 from hypothesis import HealthCheck, find, given, settings
 
-from harness.runner import CPU_BACKENDS, execute, load_backend
+from harness.registry import CPU_BACKENDS, load_backend
+from harness.runner import execute
 from strategies import Case, Input, Ref, Value, cases, materialize
 from strategies.inputs import CONSTANTS
 from strategies.spec import Const, Container, Param, ParamNode, case_from_json, case_to_json

@@ -1,19 +1,27 @@
 """Every ``bug`` row of the known table names one root cause: a row that also matched a
 different error or an op it does not name would hide the next bug behind it.
 
-Checked against the verdicts the rows explained in the last ``ci`` survey of the CPU
-frontends (``harness/ci-survey.json``), and against made-up verdicts no row may claim:
-a native crash of an op no row names, a wrapper error around an error no row names.
+Checked against every verdict on record (the last ``ci`` survey of the CPU frontends,
+``harness/ci-survey.json``, and the corpus entries): each form of a row matches one
+failure, and a row that names ops (errors) claims no recorded verdict planted with an op
+(error) it does not name. Against made-up verdicts no row may claim: a native crash of
+an op no row names, a wrapper error around an error no row names. And the survey holds
+each verdict it recorded to the row that explained it then.
 """
 
 from __future__ import annotations
 
 import json
+import re
+from dataclasses import fields, replace
+from typing import Any
 
 import pytest
 
-from harness.known import KNOWN, SURVEY, TVM, Known, SignatureOnly, counted_outcome, match, passed_or_rejected_cleanly, root_causes
-from harness.runner import Verdict
+from harness.known import KNOWN, SURVEY, TVM, Known, When, counted_outcome, match, passed_or_rejected_cleanly, recorded, root_causes
+from harness.oracle import Difference
+from harness.signature import WRAPPER, Signature, Trigger
+from harness.verdict import Verdict
 from reports.entries import Entry, load_entries
 from reports.evidence import explains, rows_without_entry
 
@@ -22,12 +30,34 @@ BUG_ROWS = [row for row in KNOWN if row.kind in ("bug", "documented")]
 SURVEYED = json.loads(SURVEY.read_text())
 
 
+def _recorded(v: dict[str, Any]) -> Signature:
+    """A verdict as a survey or a corpus entry records it ({"signature", "backend",
+    "notes"}), read back as the rows match it: the one place this file does so."""
+    return recorded(v)
+
+
+def _entry_verdict(entry: Entry) -> dict[str, Any]:
+    return {"signature": entry.meta["signature"], "backend": entry.meta["backend"], "notes": entry.meta.get("notes", [])}
+
+
+#: Every verdict on record: the survey's, and the corpus entries' (which no snapshot wrote).
+RECORDED = SURVEYED + [_entry_verdict(e) for e in load_entries() if isinstance(e, Entry)]
+
+
+def forms(row: Known) -> list[Known]:
+    """Each form of ``row`` as a row of its own: a row of one cause that shows in two
+    forms lists the second in ``also``, so one root cause is one failure per form."""
+    return [replace(row, also=()),
+            *(replace(row, also=(), **{f.name: getattr(form, f.name) for f in fields(When)}) for form in row.also)]
+
+
 def catch_all_reasons(row: Known, verdicts: list[dict]) -> list[str]:
-    causes = root_causes(row, verdicts)
     reasons = []
-    failures = sorted({failure for failure, _ in causes})
-    if len(failures) > 1:
-        reasons.append(f"matches {len(failures)} different failures: {failures}")
+    for i, form in enumerate(forms(row)):
+        failures = sorted({failure for failure, _ in root_causes(form, verdicts)})
+        if len(failures) > 1:
+            reasons.append(f"form {i} matches {len(failures)} different failures: {failures}")
+    causes = root_causes(row, verdicts)
     if row.named_ops():  # a row that names ops names every op it matches
         reasons += [f"matches op {op!r} without naming it ({causes[(failure, op)][0]})"
                     for failure, op in causes if op and not set(op.split("+")) & set(row.named_ops())]
@@ -42,21 +72,20 @@ def test_the_survey_covers_the_cpu_frontends():
 
 @pytest.mark.parametrize("row", BUG_ROWS, ids=[r.id for r in BUG_ROWS])
 def test_bug_row_is_one_root_cause(row):
-    assert not catch_all_reasons(row, SURVEYED)
+    assert not catch_all_reasons(row, RECORDED)
 
 
 def _made_up(backend: str) -> list[Verdict]:
     """Verdicts of bugs no row can know: an op that does not exist, an error type no
     frontend raises."""
     died = Verdict(backend, "crash", "compile-or-run", "WorkerDied", "the worker process died: signal SIGSEGV",
-                   leaf_op="made_up_op on float32")
+                   trigger=Trigger(("made_up_op",), "float32"))
     hung = Verdict(backend, "hang", "compile-or-run", "Timeout", "no answer within 180 s",
-                   leaf_op="made_up_op on float32")
+                   trigger=Trigger(("made_up_op",), "float32"))
     wrapped = Verdict(backend, "crash", "compile-on-call", "BackendCompilerFailed",
                       "backend='relax_dynamo' raised:\nMadeUpError: nothing any frontend says")
-    shape = Verdict(backend, "mismatch", "judge", differences=[{"path": "", "kind": "shape", "expected": "(2,)",
-                                                                  "actual": "(1, 2)", "detail": ""}],
-                    leaf_op="made_up_op")
+    shape = Verdict(backend, "mismatch", "judge", differences=[Difference((), "shape", "(2,)", "(1, 2)")],
+                    trigger=Trigger(("made_up_op",)))
     return [died, hung, wrapped, shape]
 
 
@@ -79,15 +108,80 @@ def test_a_catch_all_row_is_caught():
     assert catch_all_reasons(mixed, SURVEYED)
     # Ops are matched as names, never as text: a row of sum is no row of cumsum or sum_to.
     sum_only = Known(id="sum-only", backends=("tvm-ep",), kind="bug", differences=("dtype",), ops=("sum",), reason="")
-    dtype = {"path": "", "kind": "dtype", "expected": "torch.int64", "actual": "torch.int32", "detail": ""}
-    assert sum_only.matches(Verdict("tvm-ep", "mismatch", "judge", differences=[dtype], leaf_op="sum"))
-    assert not any(sum_only.matches(Verdict("tvm-ep", "mismatch", "judge", differences=[dtype], leaf_op=op))
+    dtype = Difference((), "dtype", "torch.int64", "torch.int32")
+    assert sum_only.matches(Verdict("tvm-ep", "mismatch", "judge", differences=[dtype], trigger=Trigger(("sum",))))
+    assert not any(sum_only.matches(Verdict("tvm-ep", "mismatch", "judge", differences=[dtype], trigger=Trigger((op,))))
                    for op in ("cumsum", "sum_to"))
+
+
+#: Real ops and error types to plant where a recorded verdict had its own.
+OTHER_OPS = ("add", "sum", "matmul", "relu", "cat")
+OTHER_ERRORS = ("RuntimeError", "ValueError", "TypeError", "InternalError", "AssertionError")
+#: Every bug row one of whose forms names ops or errors (a row of one cause names its own).
+NAMING_ROWS = [row for row in BUG_ROWS if any(form.ops or form.errors for form in forms(row))]
+
+
+def _planted(v: dict[str, Any], *, op: str = "", error: str = "") -> dict[str, Any] | None:
+    """``v`` with its op (the trigger's ops) or its error type (the inner one of a wrapper)
+    changed, edited where the record keeps them, ``backend/stage/outcome/what @trigger``;
+    None where ``v`` records none to change."""
+    head, at, trigger = v["signature"].rpartition(" @")
+    head, trigger = (head, trigger) if at else (v["signature"], "")
+    if op:
+        if not trigger:
+            return None
+        ops = trigger.split(" on ")[0].removesuffix(" 0-size")
+        trigger = op + trigger[len(ops):]
+    if error:
+        backend, stage, outcome, what = head.split("/", 3)
+        wrapper = WRAPPER if what.startswith(WRAPPER) else ""
+        raised = re.match(r"\w+:", what.removeprefix(wrapper))
+        if outcome == "mismatch" or raised is None:
+            return None
+        head = f"{backend}/{stage}/{outcome}/{wrapper}{error}:{what.removeprefix(wrapper)[raised.end():]}"
+    return {**v, "signature": head + (f" @{trigger}" if trigger else "")}
+
+
+def planted_claims(row: Known, verdicts: list[dict[str, Any]]) -> tuple[int, list[str]]:
+    """How many verdicts were planted from ``verdicts``, and those ``row`` claims: each
+    recorded verdict a form of the row that names ops (errors) matches, with its op
+    (error type) changed to one the row does not name."""
+    named_errors = {error for form in forms(row) for error in form.errors}
+    planted = []
+    for form in forms(row):
+        for v in (v for v in verdicts if (form.ops or form.errors) and form.matches(_recorded(v))):
+            planted += [_planted(v, op=op) for op in OTHER_OPS if form.ops and op not in row.named_ops()]
+            planted += [_planted(v, error=e) for e in OTHER_ERRORS if form.errors and e not in named_errors]
+    planted = [p for p in planted if p is not None]
+    return len(planted), [p["signature"] for p in planted if row.matches(_recorded(p))]
+
+
+@pytest.mark.parametrize("row", NAMING_ROWS, ids=[r.id for r in NAMING_ROWS])
+def test_bug_row_claims_no_planted_verdict_of_another_op_or_error(row):
+    planted, claimed = planted_claims(row, RECORDED)
+    if not planted:
+        pytest.skip(f"no recorded verdict of {row.id} (survey or corpus) names an op or an error to change")
+    assert not claimed, f"{row.id} claims {len(claimed)} of {planted} verdicts of ops or errors it does not name: {claimed[:3]}"
+
+
+def test_a_row_that_claims_another_op_or_error_is_caught():
+    """The check above can fail: a form that names ops or errors beside one that names none."""
+    dtype = {"signature": "tvm-ep/judge/mismatch/dtype: torch.int64 -> torch.int32 @sum", "backend": "tvm-ep", "notes": []}
+    crash = {"signature": "tvm-ep/import/crash/ValueError: the same words", "backend": "tvm-ep", "notes": []}
+    sum_only = Known(id="sum-only", backends=("tvm-ep",), kind="bug", differences=("dtype",), ops=("sum",), reason="")
+    value_error = Known(id="value-error", backends=("tvm-ep",), kind="bug", errors=("ValueError",),
+                        message="the same words", reason="")
+    assert planted_claims(sum_only, [dtype]) == (len(OTHER_OPS) - 1, [])
+    assert planted_claims(value_error, [crash]) == (len(OTHER_ERRORS) - 1, [])
+    any_op = replace(sum_only, also=(When(differences=("dtype",)),))
+    any_error = replace(value_error, also=(When(message="the same words"),))
+    assert len(planted_claims(any_op, [dtype])[1]) == len(OTHER_OPS) - 1
+    assert len(planted_claims(any_error, [crash])[1]) == len(OTHER_ERRORS) - 1
 
 
 def _moved(rows: tuple[Known, ...]) -> list[tuple[str, str, str | None]]:
     """(signature, recorded row, row now) of each surveyed verdict ``rows`` explain otherwise."""
-    now = [(v, match(SignatureOnly.recorded(v["signature"], v["backend"], v.get("notes", [])), rows)) for v in SURVEYED]
+    now = [(v, match(_recorded(v), rows)) for v in SURVEYED]
     return [(v["signature"], v["row"], k.id if k else None) for v, k in now if (k.id if k else None) != v["row"]]
 
 
@@ -152,7 +246,7 @@ def test_the_documented_unwrap_row_needs_the_option_the_adapter_notes(difference
     returned bare only where the adapter saw the option unwrap it; the same difference
     without that note is somebody else's bug and stays new."""
     def verdict(notes: list[str]) -> Verdict:
-        return Verdict("tvm-fx", "mismatch", "judge", differences=[{**difference, "detail": ""}], notes=notes)
+        return Verdict("tvm-fx", "mismatch", "judge", differences=[Difference.from_dict(difference)], notes=notes)
 
     unwrapped = match(verdict(["unwrap_unit_return_tuple: the unit tuple or list is returned bare"]))
     assert unwrapped is not None and unwrapped.id == "tvm-fx-unit-tuple-unwrapped"

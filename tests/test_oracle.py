@@ -8,8 +8,9 @@ import pytest
 import torch
 
 from harness.backends.base import Contract
-from harness.oracle import closer_than_eager, compare
-from harness.runner import Verdict
+from harness.oracle import Difference, closer_than_eager, compare
+from harness.signature import Trigger
+from harness.verdict import Verdict
 from strategies import ModelOutput
 
 T = torch.arange(6, dtype=torch.float32).reshape(2, 3)
@@ -17,12 +18,18 @@ NT = collections.namedtuple("NT", ["a", "b"])
 
 
 def kinds(expected, actual, contract=Contract.EXACT):
-    return [(d.path, d.kind) for d in compare(expected, actual, contract=contract)]
+    return [(d.where, d.kind) for d in compare(expected, actual, contract=contract)]
 
 
 def test_identical_trees_have_no_difference():
     tree = {"a": (T, [T.int(), None]), "b": ModelOutput(x=T), "c": NT(T, 3), "d": 2.5}
-    assert compare(tree, tree) == []
+    # The same tree built apart (no shared object, another layout): a tree compared with
+    # itself would pass however compare() treated its leaves.
+    rows = [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    apart = {"a": (torch.tensor(rows), [torch.tensor(rows, dtype=torch.int32), None]),
+             "b": ModelOutput(x=torch.tensor(rows).t().contiguous().t()),  # column-major
+             "c": NT(torch.tensor(rows), 3), "d": 5 / 2}
+    assert compare(tree, apart) == []
 
 
 @pytest.mark.parametrize(
@@ -73,7 +80,8 @@ def test_a_mismatch_turned_unsupported_keeps_what_differed_in_its_signature():
     # its signature still says what was lost, and where (not "unsupported/: @counter").
     difference = {"path": "state.counter", "kind": "mutation_lost", "expected": "1", "actual": "0", "detail": "",
                   "dtype": "", "special": ""}
-    verdict = Verdict("tvm-ep", "mismatch", "judge", differences=[difference], leaf_op="counter")
+    verdict = Verdict("tvm-ep", "mismatch", "judge", differences=[Difference.from_dict(difference)],
+                      trigger=Trigger(("counter",)))
     before = verdict.signature()
     verdict.outcome = "unsupported"
     assert verdict.signature() == before.replace("/mismatch/", "/unsupported/")

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from harness.conformance import ConformanceFailure
-from harness.runner import execute, load_backend
+from harness.registry import load_backend
+from harness.runner import execute
 from harness.worker import Worker
 from reports import entries as corpus_module
 from reports.entries import load_entries, save_finding

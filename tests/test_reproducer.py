@@ -6,7 +6,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from harness.runner import execute, load_backend
+from harness.registry import load_backend
+from harness.runner import execute
 from reports.reproducer import reproducer_source
 from strategies import Case, Container, Input, Ref, Value
 
@@ -21,9 +22,9 @@ def test_a_float64_error_beside_a_float16_leaf_reproduces(tmp_path):
                 values=(Value("input", ("x0",), (), "float16", (), None), Value("input", ("x1",), (), "float64", (), None)),
                 output=Container("tuple", (Ref(0), Ref(1)), ()), seed=0)
     verdict = execute(backend, case, {})
-    assert verdict.outcome == "mismatch" and verdict.differences[0]["dtype"] == "float64", verdict
-    meta = {"backend": SPEC, "outcome": "mismatch", "stage": verdict.stage, "signature": verdict.signature(),
-            "differences": verdict.differences, "ops": case.ops()}
+    assert verdict.outcome == "mismatch" and verdict.differences[0].dtype == "float64", verdict
+    meta = {"backend": SPEC, "outcome": "mismatch", "stage": verdict.staged, "signature": verdict.signature(),
+            "differences": [d.to_dict() for d in verdict.differences], "ops": case.ops()}
     script = tmp_path / "repro.py"
     script.write_text(reproducer_source(case, backend, {}, meta))
     run = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=120)

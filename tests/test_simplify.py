@@ -4,7 +4,8 @@ that is reported (its replay command) is the one the corpus entry then holds."""
 from __future__ import annotations
 
 from harness.conformance import ConformanceFailure, replay_command
-from harness.runner import execute, load_backend
+from harness.registry import load_backend
+from harness.runner import execute
 from harness.simplify import simplified
 from strategies import Case, Container, Input, Ref, Value
 

@@ -24,7 +24,8 @@ from harness.backends import tensorrt as trt
 from harness.backends.base import CompileContext, Contract, HarnessError
 from harness.known import KNOWN, match
 from harness.oracle import compare
-from harness.runner import BUILTIN_BACKENDS, Verdict, load_backend
+from harness.registry import BUILTIN_BACKENDS, load_backend
+from harness.verdict import Verdict
 from strategies import ModelOutput
 
 ADAPTERS = [trt.TrtDynamo, trt.TrtTorchCompile, trt.TrtExportedProgram, trt.TrtSaveLoad]
@@ -410,7 +411,7 @@ def _crash(error_type: str, message: str) -> Verdict:
 
 
 def _mismatch(expected: Any, actual: Any) -> Verdict:
-    differences = [d.to_dict() for d in compare(expected, actual, contract=Contract.EXACT)]
+    differences = compare(expected, actual, contract=Contract.EXACT)
     return Verdict("trt-dynamo", "mismatch", "judge", differences=differences)
 
 

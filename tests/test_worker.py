@@ -9,7 +9,8 @@ import pytest
 from hypothesis import seed, settings
 
 from harness.conformance import ConformanceFailure, Recorder, conformance_property
-from harness.runner import execute, load_backend
+from harness.registry import load_backend
+from harness.runner import execute
 from harness.worker import Worker
 from strategies import Case, Container, Input, Ref, Value, cases
 

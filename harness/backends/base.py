@@ -227,7 +227,7 @@ class Backend:
     #: The fields of ``harness.config.Config`` that ``configure`` reads: what changes this
     #: frontend's verdicts besides the case (a replay line carries them).
     settings: ClassVar[tuple[str, ...]] = ()
-    #: Their values, set when the adapter is loaded (``harness.runner.load_backend``).
+    #: Their values, set when the adapter is loaded (``harness.registry.load_backend``).
     configured: dict[str, Any] = {}  # noqa: RUF012 (replaced per instance, never mutated)
 
     def configure(self, config: Any) -> None:

@@ -18,14 +18,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..signature import WRAPPER, Signature
+from ..signature import WRAPPER, Outcome, Signature
 from . import export, inductor, onnx, openvino, tensorrt, tvm
 from .backends import TRT, TRT_EXPORT_PATHS, TVM
-from .rows import Known, SignatureOnly, When, counted_outcome, passed_or_rejected_cleanly
+from .rows import Known, When, counted_outcome, passed_or_rejected_cleanly, seen
 from .rows import match as _match
 
-__all__ = ["KNOWN", "SURVEY", "TRT", "TRT_EXPORT_PATHS", "TVM", "Known", "SignatureOnly", "When", "counted_outcome",
-           "match", "passed_or_rejected_cleanly", "root_causes", "row"]
+__all__ = ["KNOWN", "SURVEY", "TRT", "TRT_EXPORT_PATHS", "TVM", "Known", "When", "counted_outcome", "match",
+           "passed_or_rejected_cleanly", "recorded", "root_causes", "row", "seen"]
 
 #: The failing verdicts of the last ``ci`` survey of the CPU frontends (signature,
 #: backend, notes, and the row that explained each), kept to check that no row is a
@@ -37,10 +37,15 @@ SURVEY = Path(__file__).parent.with_name("ci-survey.json")
 KNOWN: tuple[Known, ...] = (*export.ROWS, *tvm.ROWS, *tensorrt.ROWS, *inductor.ROWS, *onnx.ROWS, *openvino.ROWS)
 
 
-def match(verdict: Any, rows: tuple[Known, ...] = KNOWN) -> Known | None:
-    """The first of ``rows`` (default: the table) that explains this verdict. The suite
-    passes the table and the open corpus entries' rows (``reports.corpus.known_rows``)."""
-    return _match(verdict, rows)
+def match(target: Any, rows: tuple[Known, ...] = KNOWN) -> Known | None:
+    """The first of ``rows`` (default: the table) that explains this verdict or recorded
+    signature. The suite passes the table and the open corpus entries' rows."""
+    return _match(target, rows)
+
+
+def recorded(v: dict[str, Any]) -> Signature:
+    """A verdict as a survey or a findings file records it ({"signature", "notes"}), typed."""
+    return Signature.from_text(v["signature"], v.get("notes", ()))
 
 
 def row(row_id: str) -> Known:
@@ -55,11 +60,13 @@ def _cause(signature: Signature) -> tuple[str, str]:
     """(what failed, the op) of a signature: the error type of a crash (the inner error
     of a wrapper) with its op when a native crash names one; the difference kind of a
     mismatch with the op of the differing leaf."""
-    op = signature.trigger
-    if signature.outcome == "mismatch":  # the kind: dtype, values, shape, state ... (the dtypes may vary)
+    op = signature.trigger.op
+    if signature.outcome == Outcome.MISMATCH:  # the kind: dtype, values, shape, state ... (the dtypes may vary)
         if op in ("buffer_update", "input_update", "counter"):  # state, or a later read of it: not updated
             return "mutation not applied", op
-        return signature.what.split(":")[0].removesuffix(" 0-d"), op
+        difference = signature.difference
+        kind = difference.kind if difference else "?"
+        return (f"state {kind}" if difference and difference.in_state else kind), op
     error = signature.error_type or signature.what.removeprefix(WRAPPER)
     # The ONNX exporter wraps what failed inside it: the inner error is the cause too.
     inner = re.match(r"(\w+(Error|Exception)): ", signature.message) if error == "ConversionError" else None
@@ -72,9 +79,9 @@ def root_causes(row: Known, verdicts: list[dict[str, Any]]) -> dict[tuple[str, s
     has one failure, and, if it names ops at all, names every op it matches."""
     found: dict[tuple[str, str], list[str]] = {}
     for v in verdicts:
-        verdict = SignatureOnly.recorded(v["signature"], v["backend"], v.get("notes", []))
-        if row.matches(verdict):
-            found.setdefault(_cause(verdict.as_signature()), []).append(v["signature"])
+        signature = seen(recorded(v))
+        if row.matches(signature):
+            found.setdefault(_cause(signature), []).append(v["signature"])
     return found
 
 
@@ -88,7 +95,7 @@ def snapshot(findings: Path) -> None:
                 if sig not in seen)
     verdicts = sorted(seen.values(), key=lambda v: v["signature"])
     for v in verdicts:
-        found = match(SignatureOnly.recorded(v["signature"], v["backend"], v["notes"]))
+        found = match(recorded(v))
         v["row"] = found.id if found else None
     SURVEY.write_text(json.dumps(verdicts, indent=1) + "\n")
     print(f"{SURVEY}: {len(verdicts)} verdicts", file=sys.stderr)

@@ -11,23 +11,30 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, fields, replace
-from typing import Any, Protocol
+from typing import Protocol
 
-from ..signature import Signature
+from ..oracle import Difference
+from ..signature import Outcome, Signature
 
-__all__ = ["Known", "SignatureOnly", "When", "counted_outcome", "match", "passed_or_rejected_cleanly"]
+__all__ = ["Known", "When", "counted_outcome", "match", "passed_or_rejected_cleanly", "seen"]
 
 
 class _Verdict(Protocol):
-    """As much of ``harness.runner.Verdict`` as a row reads."""
+    """Anything with a signature: ``harness.verdict.Verdict``."""
 
-    backend: str
     outcome: str
-    stage: str
-    notes: list[str]
-    differences: Any
 
     def as_signature(self) -> Signature: ...
+
+
+def seen(target: _Verdict | Signature) -> Signature:
+    """What a row matches: a verdict's signature, or a recorded one (``Signature.from_text``)
+    as it was seen (``Signature.as_seen``: a crash a row counted as unsupported is a crash)."""
+    return (target if isinstance(target, Signature) else target.as_signature()).as_seen()
+
+
+#: A crash's or a hang's signature has no difference: every field of this one is empty.
+_NO_DIFFERENCE = Difference((), "", "", "")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -69,11 +76,11 @@ class When:
     #: The whole signature, exactly (an open corpus entry's row).
     signature: str = ""
 
-    def fits(self, signature: Signature, notes: list[str]) -> bool:
-        """Every field this form sets agrees with the signature (and the notes)."""
+    def fits(self, signature: Signature) -> bool:
+        """Every field this form sets agrees with the signature (and its notes)."""
         if self.signature:
-            return str(signature) == self.signature
-        if self.stages and signature.base_stage not in self.stages:
+            return signature.text == self.signature
+        if self.stages and signature.stage not in self.stages:
             return False
         if self.dynamic is not None and bool(signature.size_role) != self.dynamic:
             return False
@@ -83,25 +90,26 @@ class When:
             return False
         if self.errors and signature.error_type not in self.errors:
             return False
-        if self.message and (signature.outcome == "mismatch" or not re.search(self.message, signature.message)):
+        if self.message and (signature.outcome == Outcome.MISMATCH or not re.search(self.message, signature.message)):
             return False
-        difference = signature.difference
+        difference = signature.difference or _NO_DIFFERENCE
         if self.differences and difference.kind not in self.differences:
             return False
-        if self.state is not None and difference.state != self.state:
+        if self.state is not None and difference.in_state != self.state:
             return False
-        if self.expected and difference.expected not in self.expected:
+        expected, got = difference.sides
+        if self.expected and expected not in self.expected:
             return False
-        if self.got and difference.got not in self.got:
+        if self.got and got not in self.got:
             return False
-        if self.special is not None and signature.outcome == "mismatch" and difference.special not in self.special:
+        if self.special is not None and signature.outcome == Outcome.MISMATCH and difference.special not in self.special:
             return False
-        if self.ops and (signature.chain or signature.outcome != "crash") and not any(
+        if self.ops and (signature.chain or signature.outcome != Outcome.CRASH) and not any(
                 _runs(signature.chain, op.split("+"), self.alone) for op in self.ops):
             return False
         if self.zero_size is not None and signature.zero_size != self.zero_size:
             return False
-        return not self.note or any(re.search(self.note, n) for n in notes)
+        return not self.note or any(re.search(self.note, n) for n in signature.notes)
 
     def describe(self) -> str:
         """The fields this form sets, as a reader would write them (``stages=import; errors=ValueError``)."""
@@ -150,19 +158,19 @@ class Known(When):
     #: Why a ``bug`` row of a CPU frontend has no corpus entry; empty = it has one.
     no_entry: str = ""
 
-    def matches(self, verdict: _Verdict, signature: Signature | None = None) -> bool:
-        """The row explains ``verdict`` (whose signature ``match`` hands over, made once for every row)."""
-        if self.backends != ("*",) and verdict.backend not in self.backends:
+    def matches(self, target: _Verdict | Signature) -> bool:
+        """The row explains a verdict, or a recorded signature."""
+        signature = seen(target)
+        if self.backends != ("*",) and signature.backend not in self.backends:
             return False
-        if self.kind == "unsupported" and verdict.outcome not in ("crash", "unsupported") and not (
-                verdict.outcome == "mismatch" and _only_lost_mutations(verdict)):
+        if self.kind == "unsupported" and signature.outcome != Outcome.CRASH and not (
+                signature.outcome == Outcome.MISMATCH and signature.only_lost_mutations):
             return False
-        signature = signature or verdict.as_signature()
         forms: tuple[When, ...] = (self, *self.also)
         if signature.wrapped:  # as if the row's stage inside dynamo's backend call had raised the inner error
-            signature = signature.unwrapped(verdict.stage)
+            signature = signature.unwrapped()
             forms = tuple(replace(form, stages=(), dynamic=form.dynamic or None) for form in forms)
-        return any(form.fits(signature, verdict.notes) for form in forms)
+        return any(form.fits(signature) for form in forms)
 
     def named_ops(self) -> tuple[str, ...]:
         return tuple(op for form in (self, *self.also) for op in When.named_ops(form))
@@ -171,58 +179,21 @@ class Known(When):
         return " or ".join(When.describe(form) for form in (self, *self.also))
 
 
-def _only_lost_mutations(verdict: _Verdict) -> bool:
-    """Every difference is a mutation not written back: a frontend that documents that it
-    drops mutations is then within its promise (an ``unsupported`` row may say so)."""
-    return bool(verdict.differences) and all(d["kind"] == "mutation_lost" for d in verdict.differences)
-
-
-def counted_outcome(verdict: _Verdict, known: Known | None) -> str:
+def counted_outcome(verdict: _Verdict, known: Known | None) -> Outcome | str:
     """The outcome a verdict counts as: ``unsupported`` where a row of that kind explains
     it (a clean rejection, or mutations a frontend documents that it drops), else its own."""
-    return "unsupported" if known is not None and known.kind == "unsupported" else verdict.outcome
+    return Outcome.UNSUPPORTED if known is not None and known.kind == "unsupported" else verdict.outcome
 
 
 def passed_or_rejected_cleanly(verdict: _Verdict, known: Known | None) -> bool:
     """Nothing to report: the case passed, or the frontend refused it as a row says it does."""
-    return counted_outcome(verdict, known) in ("pass", "unsupported")
+    return counted_outcome(verdict, known) in (Outcome.PASS, Outcome.UNSUPPORTED)
 
 
-def match(verdict: _Verdict, rows: tuple[Known, ...]) -> Known | None:
-    """The first of ``rows`` that explains this verdict. The suite passes the table and
-    the open corpus entries' rows (``reports.corpus.known_rows``)."""
-    if verdict.outcome == "pass":
+def match(target: _Verdict | Signature, rows: tuple[Known, ...]) -> Known | None:
+    """The first of ``rows`` that explains this verdict (or recorded signature). The suite
+    passes the table and the open corpus entries' rows (``reports.corpus.known_rows``)."""
+    signature = seen(target)  # once: every row reads its parts
+    if signature.outcome == Outcome.PASS:
         return None
-    signature = verdict.as_signature()  # once: every row reads its parts
-    return next((row for row in rows if row.matches(verdict, signature)), None)
-
-
-@dataclass
-class SignatureOnly:
-    """A recorded verdict: as much of ``Verdict`` as ``Known.matches`` reads."""
-
-    backend: str
-    outcome: str
-    stage: str
-    notes: list[str]
-    _signature: str
-    differences: tuple = ()
-
-    @classmethod
-    def recorded(cls, signature: str, backend: str, notes: list[str]) -> SignatureOnly:
-        """A verdict recorded by its signature (a survey's, an entry's). One a row counted
-        as ``unsupported`` is recorded under that outcome: it is read back as what it was,
-        a crash or a mismatch of lost mutations."""
-        parts = Signature.parse(signature)
-        differences: tuple[dict[str, str], ...] = ()
-        if parts.outcome == "unsupported":
-            lost = parts.what.startswith("state mutation_lost")
-            differences = ({"kind": "mutation_lost"},) if lost else ()
-            parts = replace(parts, outcome="mismatch" if lost else "crash")
-        return cls(backend, parts.outcome, parts.stage, notes, str(parts), differences)
-
-    def signature(self) -> str:
-        return self._signature
-
-    def as_signature(self) -> Signature:
-        return Signature.parse(self._signature)
+    return next((row for row in rows if row.matches(signature)), None)
