@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import InvalidArgument
 
 from ..drawing import padded
+from ..ops.base import UNIT
 from .family import Family
 from .hf import HF
 from .spec import Architecture
@@ -75,14 +76,10 @@ def build(arch: Architecture) -> tuple[torch.nn.Module, tuple[Any, ...], dict[st
     return scope["model"].eval(), tuple(scope["args"]), dict(scope["kwargs"])
 
 
-#: Unit roundoff per dtype.
-_UNIT = {"float32": 2.0**-24, "float16": 2.0**-11, "bfloat16": 2.0**-8}
-
-
 def error_bound(arch: Architecture) -> float:
     """A bound on eager's own rounding error at any float output, by the suite's rule
     (``strategies.ops``: k + 1 units of roundoff for a contraction over k), over the
     layers on the longest path: two valid implementations may differ by twice it. Values
     are of order 1 (normalised, or bounded by tanh and softmax)."""
     family = FAMILIES[arch.family]
-    return family.depth(arch) * (family.width(arch) + 1) * _UNIT[arch.dtype]
+    return family.depth(arch) * (family.width(arch) + 1) * UNIT[arch.dtype]

@@ -60,17 +60,26 @@ WIDE_FLOAT = {"float16": 1e4, "bfloat16": 1e30, "float32": 1e30, "float64": 1e30
 #: ``precise`` floats are +-(1 + k eps) for k in [1, PRECISE_STEPS]: below 2, so exact.
 PRECISE_STEPS = 63
 
-#: Unit roundoff per float dtype: one correctly rounded op errs by at most UNIT * |result|.
-UNIT = {"float16": 2.0**-11, "bfloat16": 2.0**-8, "float32": 2.0**-24, "float64": 2.0**-53, "complex64": 2.0**-24}
+
+def _finfo(dtype: str) -> torch.finfo:
+    return torch.finfo(getattr(torch, dtype))
+
+
+def _iinfo(dtype: str) -> torch.iinfo:
+    return torch.iinfo(getattr(torch, dtype))
+
+
+#: Unit roundoff per float dtype, half its machine epsilon: one correctly rounded op errs
+#: by at most UNIT * |result|.
+UNIT = {dtype: _finfo(dtype).eps / 2 for dtype in (*FLOATS, *COMPLEX)}
 #: Largest magnitude a float value may reach: far below the dtype's max, so a valid
 #: implementation's rounding never overflows (float16's max is 65504).
 CAP = {"float16": 1e4, "bfloat16": 1e30, "float32": 1e30, "float64": 1e100, "complex64": 1e30}
-INT_RANGE = {
-    "bool": (0, 1), "uint8": (0, 255), "int8": (-128, 127), "int16": (-(2**15), 2**15 - 1),
-    "int32": (-(2**31), 2**31 - 1), "int64": (-(2**63), 2**63 - 1),
-}
-#: Integers up to this magnitude are exact in the float dtype (its significand bits).
-EXACT_INT = {"float16": 2**11, "bfloat16": 2**8, "float32": 2**24, "float64": 2**53, "complex64": 2**24}
+#: Each integer dtype's (min, max); bool's as the integers it holds (torch.iinfo has none).
+INT_RANGE = {"bool": (0, 1), **{dtype: (_iinfo(dtype).min, _iinfo(dtype).max) for dtype in INTS}}
+#: Integers up to this magnitude are exact in the float dtype: 2 / eps is 2 to the power
+#: of its significand bits, the implicit one included.
+EXACT_INT = {dtype: int(2 / _finfo(dtype).eps) for dtype in (*FLOATS, *COMPLEX)}
 
 
 @dataclass(frozen=True)
