@@ -16,7 +16,8 @@ import torch
 from torch.utils import _pytree as pytree
 
 from .backends.base import Backend, CompileContext, HarnessError
-from .oracle import Difference, InState, KeyPath, compare, dtype_name, own_key
+from .difference import Difference, InState, KeyPath, own_key
+from .oracle import compare, dtype_name
 from .signature import Outcome
 from .subjects import Subject, kind_of
 from .verdict import Verdict

@@ -20,7 +20,8 @@ from strategies.render import program_types
 from .attribution import Graph, names_of
 from .backends.base import Backend
 from .calls import Run, compile_and_run, run_eager, timed
-from .oracle import Difference, KeyPath, compare, in_state, own_key
+from .difference import Difference, KeyPath, in_state, own_key
+from .oracle import compare
 from .own import OwnModel
 from .signature import Outcome, Trigger
 from .subjects import Subject, kind_of

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
-from .oracle import Difference
+from .difference import Difference
 
 __all__ = ["WRAPPER", "Outcome", "Signature", "Stage", "Trigger", "masked", "masked_message"]
 

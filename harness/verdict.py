@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .oracle import Difference, KeyPath
+from .difference import Difference, KeyPath
 from .signature import Outcome, Signature, Trigger, masked_message
 from .subjects import Subject
 

@@ -8,7 +8,8 @@ import pytest
 import torch
 
 from harness.backends.base import Contract
-from harness.oracle import Difference, closer_than_eager, compare
+from harness.difference import Difference
+from harness.oracle import closer_than_eager, compare
 from harness.signature import Trigger
 from harness.verdict import Verdict
 from strategies import ModelOutput

@@ -8,8 +8,9 @@ import json
 import torch
 from torch.utils import _pytree as pytree
 
+from harness.difference import Difference, InState
 from harness.known import SURVEY
-from harness.oracle import Difference, InState, compare
+from harness.oracle import compare
 from harness.signature import Outcome, Signature, Stage, Trigger
 from harness.verdict import Verdict
 from reports.entries import Entry, load_entries

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, fields, replace
 from typing import Protocol
 
-from ..oracle import Difference
+from ..difference import Difference
 from ..signature import Outcome, Signature
 
 __all__ = ["Known", "When", "counted_outcome", "match", "passed_or_rejected_cleanly", "seen"]
