@@ -26,6 +26,7 @@ from harness.config import Config
 from harness.conformance import ConformanceFailure, Recorder, conformance_property
 from harness.known import SURVEY, Known, match, root_causes, row
 from harness.registry import load_backend
+from harness.schedule import recorded_seconds
 from harness.simplify import simplified
 from harness.subjects import kind_of
 from harness.verdict import Verdict
@@ -40,7 +41,6 @@ from strategies.ops import OPS, STRUCTURAL_FAMILIES
 __all__ = ["architecture_families", "focus_ops", "hunt", "needs_dynamic"]
 
 #: Seconds each backend's items took in the last ``ci`` survey: the fastest is searched first.
-ITEM_SECONDS = Path(__file__).with_name("ci-item-seconds.json")
 
 #: Stands in for "known" for every verdict that is not the hunted row's.
 _ELSEWHERE = Known(id="elsewhere", backends=("*",), kind="bug", reason="")
@@ -139,7 +139,7 @@ def hunt(target: Known, backend_spec: str, *, examples: int = 1000, search_seed:
 def search_order(target: Known) -> list[str]:
     """The row's backends: those the last ``ci`` survey saw it on first, then the one that
     run covered fastest (its item seconds)."""
-    seconds = json.loads(ITEM_SECONDS.read_text())
+    seconds = recorded_seconds()
     surveyed = json.loads(SURVEY.read_text())
     # The row's own matching (stages, notes, wrapped errors), as focus_ops reads the survey.
     seen = {b for b in target.backends if root_causes(target, [v for v in surveyed if v["backend"] == b])}
