@@ -53,6 +53,7 @@ from .backends.base import Backend
 from .config import Config
 from .conformance import Recorder, StopSearch, conformance_property
 from .known import KNOWN, Known, match
+from .signature import Outcome
 from .verdict import Verdict
 
 __all__ = ["CALIBRATION_CASES", "cache_key", "cache_path", "calibrate", "calibration_features", "learn", "read_cache",
@@ -186,7 +187,7 @@ def calibrate(backend: Backend, backend_spec: str, run_case: Callable[[Case, dic
 
         class Collect(Recorder):
             def record(self, case: Case, verdict: Verdict, known: Known | None, replay: str = "") -> None:
-                clean = verdict.outcome == "unsupported" and known is not None
+                clean = verdict.outcome == Outcome.UNSUPPORTED and known is not None
                 records.append((frozenset(calibration_features(case)), known.id if clean else None))
 
         check = seed(0)(settings(max_examples=CALIBRATION_CASES, phases=[Phase.generate], database=None,

@@ -84,7 +84,7 @@ def _bar(counts: dict[str, int]) -> str:
 def _failing(counts: dict[str, int]) -> float:
     """The share of a feature's cases that crashed, hung or mismatched."""
     total = sum(counts.values())
-    return sum(counts.get(o, 0) for o in ("crash", "hang", "mismatch")) / total if total else 0.0
+    return sum(counts.get(o, 0) for o in (Outcome.CRASH, Outcome.HANG, Outcome.MISMATCH)) / total if total else 0.0
 
 
 def feature_groups(features: dict[str, dict[str, dict[str, int]]]) -> dict[str, dict[str, dict[str, Counter]]]:

@@ -35,6 +35,7 @@ from packaging.version import Version
 
 from harness.config import Config
 from harness.known import passed_or_rejected_cleanly
+from harness.signature import Outcome
 from harness.versions import versions
 
 __all__ = ["ANSWERS", "RELEASES", "answer", "column_key", "log_answer", "merge", "read_answers", "summary"]
@@ -49,7 +50,7 @@ _NOT_RELEASES = ("python", "machine")
 def answer(meta: dict[str, Any], verdict: Any, explained: Any) -> str:
     """One of ``ANSWERS`` for an entry's replayed ``verdict``, ``explained`` being the row
     that matched it (``harness.known.match``) or None."""
-    if verdict.outcome == "pass" or (meta["status"] == "fixed" and passed_or_rejected_cleanly(verdict, explained)):
+    if verdict.outcome == Outcome.PASS or (meta["status"] == "fixed" and passed_or_rejected_cleanly(verdict, explained)):
         return "fixed"
     if explained is None:
         return "new"
@@ -61,7 +62,7 @@ def log_answer(reports: Path, process: str, meta: dict[str, Any], said: str, ver
     """Append one entry's answer, with what it ran under, to this process's replay log."""
     reports.mkdir(parents=True, exist_ok=True)
     line = {"entry": meta["id"], "backend": meta["backend"], "answer": said, "row": explained.id if explained else "",
-            "signature": verdict.signature() if verdict.outcome != "pass" else "", "versions": versions(), "cpu": cpu}
+            "signature": verdict.signature() if verdict.outcome != Outcome.PASS else "", "versions": versions(), "cpu": cpu}
     with open(reports / f"replay-{process}.jsonl", "a") as out:
         out.write(json.dumps(line, sort_keys=True) + "\n")
 

@@ -224,7 +224,7 @@ def _frontend(backend: Backend, options: dict[str, Any], meta: dict[str, Any], *
     runs it in a child), the recipe's imports the calls need, the helpers they call, and
     the calls, up to the one that fails for a crash."""
     recipe = _recipe(backend, options, input_trees=input_trees, plain=plain)
-    call = recipe.until("run" if meta["outcome"] == "mismatch" else meta.get("stage", "").split("@")[0])
+    call = recipe.until("run" if meta["outcome"] == "mismatch" else Signature.from_text(meta["signature"]).stage)
     helpers = recipe.helper_source(call)
     code = "\n".join([*call, helpers])
     imports = [line for line in recipe.imports.splitlines()

@@ -31,6 +31,7 @@ from harness.known import Known, counted_outcome, match, passed_or_rejected_clea
 from harness.own import OwnModel
 from harness.registry import CPU_BACKENDS, DEFAULT_BACKENDS, load_backend
 from harness.runner import execute
+from harness.signature import Outcome
 from harness.verdict import Verdict
 from harness.worker import Worker
 from reports.entries import save_finding
@@ -57,7 +58,7 @@ class Checked:
             return f"{self.backend_spec:22} skipped      {self.skipped}"
         v = self.verdict
         assert v is not None
-        if v.outcome == "pass":
+        if v.outcome == Outcome.PASS:
             notes = f" ({'; '.join(v.notes)})" if v.notes else ""
             return f"{self.backend_spec:22} pass{notes}"
         if self.known is not None:

@@ -27,6 +27,7 @@ from harness.conformance import ConformanceFailure, Recorder, conformance_proper
 from harness.known import SURVEY, Known, match, root_causes, row
 from harness.registry import load_backend
 from harness.schedule import recorded_seconds
+from harness.signature import Outcome
 from harness.simplify import simplified
 from harness.subjects import kind_of
 from harness.verdict import Verdict
@@ -105,7 +106,7 @@ def hunt(target: Known, backend_spec: str, *, examples: int = 1000, search_seed:
     rows = known_rows(config.corpus)
 
     def known_row(verdict: Verdict) -> Known | None:
-        if verdict.outcome == "pass":
+        if verdict.outcome == Outcome.PASS:
             return None
         if target.matches(verdict):
             return None  # hidden: the hunted bug fails the search
