@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import InvalidArgument
 
+from harness import calibration
 from harness.backends.base import CompileContext
 from harness.backends.reference import Eager
 from harness.calibration import calibrate, calibration_features, learn
@@ -24,7 +25,6 @@ from harness.known import Known
 from harness.runner import execute
 from strategies import cases
 from strategies.containers import ModelOutput
-from suites import calibration
 from tests.harness_backends import contains
 from tests.processes import start_run
 
