@@ -13,6 +13,7 @@ import math
 from typing import Any
 
 import torch
+from torch.utils import _pytree as pytree
 
 from . import containers
 from .ops import DOMAIN, OPS, Type, domain_type, render_op, state_source, then_source, value_type
@@ -255,7 +256,7 @@ def input_tensors(case: Case, args: tuple[Any, ...], kwargs: dict[str, Any]) -> 
     """Each tensor input by name, found in the call's arguments (``materialize``'s)."""
     positional, _ = parameters(case)
     bound = {**dict(zip(positional, args)), **kwargs}
-    return {name: eval(path, {}, bound) for name, path in case.input_paths().items()}  # noqa: S307 - our own paths
+    return {name: pytree.key_get(bound, path) for name, path in case.input_key_paths().items()}
 
 
 def to_source(case: Case, *, main: str | None = None) -> str:

@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
+from torch.utils._pytree import KeyPath, MappingKey, SequenceKey, keystr
+
 from .ops import OPS
 
 __all__ = [
@@ -191,22 +193,27 @@ class Case:
     #: compiled and run at the inputs' shapes only.
     dynamic: Dynamic | None = None
 
-    def input_paths(self) -> dict[str, str]:
-        """Each tensor input's parameter and path inside it: ``{"x1": "state[1][0]"}``."""
+    def input_key_paths(self) -> dict[str, KeyPath]:
+        """Each tensor input's key path in ``forward``'s arguments bound to their parameter
+        names: ``{"x1": (MappingKey("state"), SequenceKey(1), SequenceKey(0))}``."""
         if not self.params:
-            return {i.name: i.name for i in self.inputs}
-        found: dict[str, str] = {}
+            return {i.name: (MappingKey(i.name),) for i in self.inputs}
+        found: dict[str, KeyPath] = {}
 
-        def walk(node: ParamTree, path: str) -> None:
+        def walk(node: ParamTree, path: KeyPath) -> None:
             if isinstance(node, str):
                 found[node] = path
             elif isinstance(node, ParamNode):
                 for n, child in enumerate(node.items):
-                    walk(child, f"{path}[{node.keys[n]!r}]" if node.keys else f"{path}[{n}]")
+                    walk(child, (*path, MappingKey(node.keys[n]) if node.keys else SequenceKey(n)))
 
         for p in self.params:
-            walk(p.tree, p.name)
+            walk(p.tree, (MappingKey(p.name),))
         return found
+
+    def input_paths(self) -> dict[str, str]:
+        """Each tensor input's parameter and path inside it, as source: ``{"x1": "state[1][0]"}``."""
+        return {name: path[0].key + keystr(path[1:]) for name, path in self.input_key_paths().items()}
 
     # -- derived facts, used by filters, reports and known-bug matching ------------
     def containers(self) -> list[Container]:
