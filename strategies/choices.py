@@ -27,11 +27,11 @@ class Choice(st.SearchStrategy):
     """An integer in ``[low, high]``, named for what it decides; it shrinks to ``low``,
     as ``st.integers`` does (and, for a range of at most 128, draws the same choice).
 
-    Drawn directly, a choice is one node and no span: a span per choice cost a twentieth
-    of a draw and served only the engine's mutations, which copied the choices of one
-    span over another of the same label (a purpose's label kept a seed from landing on
-    an op index). The suite draws without them (``strategies/engine.py``). Drawn as a
-    strategy (``draw(strategy)`` of Hypothesis's own), it has the label of its purpose."""
+    Drawn directly, a choice is one node and no span: a span per choice would serve only
+    the engine's mutations, which copy the choices of one span over another of the same
+    label, and the suite draws without them (``strategies/engine.py``). Drawn as a
+    strategy (``draw(strategy)`` of Hypothesis's own), it has the label of its purpose,
+    so that a mutation copies a seed only over a seed, never over an op index."""
 
     def __init__(self, purpose: str, low: int, high: int, *, unused: bool = False) -> None:
         super().__init__()
@@ -117,9 +117,9 @@ def draw_stable(draw: Callable, purpose: str, every: Sequence[Any], allowed: Col
     """A choice among ``allowed`` (a subset of ``every``), about uniform, that shrinks stably.
 
     ``sampled_from(allowed)`` indexes a list that depends on the inputs (and draws
-    nothing for one item), so when the shrinker simplified or deleted an input, the same
-    choices named another op or operands and the shrink was rejected: cases kept unused
-    inputs and float16 where float32 would do. The choice here indexes ``every``, which
+    nothing for one item), so where the shrinker simplifies or deletes an input, the same
+    choices would name another op or operands and the shrink be rejected: cases would keep
+    unused inputs and float16 where float32 would do. The choice here indexes ``every``, which
     does not depend on the inputs; only a miss falls back to an item of ``allowed``
     (``pick``). One choice over a range that does not depend on ``allowed``, drawn
     whether or not it hits: a value's choices keep their places.
@@ -132,11 +132,11 @@ def pick(every: Sequence[Any], allowed: Collection[Any], index: int) -> Any:
 
     On a miss: where ``allowed`` is a list of the items (operand tuples, dtypes), the
     item ``index`` names among them; where it is a question asked one item at a time
-    (``strategies.operands.Feeds``: is this op fed?), the first allowed item in an order drawn from
-    ``index``: the first allowed item of a random order is uniform among the allowed,
-    and asking a few items instead of all of them (130 ops, most not fed) was a third of
-    a draw. 0, where the choice shrinks to, asks in ``every``'s order: the simplest
-    allowed item."""
+    (``strategies.operands.Feeds``: is this op fed?), the first allowed item in an order
+    drawn from ``index``: the first allowed item of a random order is uniform among the
+    allowed, and asking a few items costs less than asking all of them (every op of the
+    vocabulary, most not fed). 0, where the choice shrinks to, asks in ``every``'s order:
+    the simplest allowed item."""
     item = every[index]
     if item in allowed:
         return item

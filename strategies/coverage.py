@@ -56,8 +56,8 @@ def admitted_pairs(*, exclude: Collection[str] = (), include_complex: bool = Fal
     bounded set (every dtype and domain, the probe shapes and the shapes that broadcast
     with the first, bool masks among them). Operands the generator never offers an op
     (a complex one, or an inf/NaN one to an op not ``nonfinite_ok``) are not probed. Ops
-    of no operands, ops on tuples and ``input`` have no pairs. The probe takes about
-    three seconds, once per process.
+    of no operands, ops on tuples and ``input`` have no pairs. The probe runs once per
+    process (its answers are cached).
 
     A pair is admitted only if some probe is accepted, so the set errs two ways at most:
 

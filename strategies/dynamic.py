@@ -38,15 +38,15 @@ __all__ = ["MAX_DYNAMIC_NUMEL", "ROLES", "dynamic_shapes", "dynamic_shapes_sourc
 #: static one), then the range's edges, an interior size, and 1 where the range holds 0.
 ROLES = ("example", "min", "max", "interior", "one")
 #: Ops whose literal index torch.export specialises against the dims it broadcasts with
-#: (take_along_dim's index is an expression of the example's sizes): half the constraint
-#: violations of the draws before they were left out of dynamic declarations.
+#: (take_along_dim's index is an expression of the example's sizes): a case that uses one
+#: breaks export's constraints at any other size, so it declares no dynamic dim.
 SPECIALISING_OPS = frozenset({"take_along_dim"})
 #: torch.export also specialises a size computed from a symbol at 0 and 1 (it guards
 #: ``s // 2 != 1``): a case with these ops declares no range whose sizes reach that, so
 #: each symbol's minimum is at least this (and a smaller example declares nothing).
 #: strided_slice (``x[:, start::step]``, start up to 1, step up to 3) keeps
 #: ``(n - start) // step`` rounded up, which export guards the same way
-#: (``(1 + s) // 2 != 1``, met at a range's minimum by the nightly): n above start + step.
+#: (``(1 + s) // 2 != 1`` at a range's minimum): n above start + step.
 SMALLEST_SIDE = {"narrow_half": 4, "split_heads": 4, "slice_but_last": 3, "flatten_batch": 2, "strided_slice": 5}
 #: No input grows past this many elements at the range's maximum (the large class's bound).
 MAX_DYNAMIC_NUMEL = 1 << 16

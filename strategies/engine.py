@@ -23,18 +23,18 @@ What goes through it:
     case depends on the strategy and the seed alone.
   - The engine follows each freshly drawn case with up to six mutations of it, which
     copy one span's choices over another span of the same label
-    (``ConjectureRunner.generate_mutations_from``): in a 2000-case run only about 300
-    cases were drawn afresh, and the rest repeated their parent's swarm, aim and ops,
-    so a nightly run met 63-69% of the op x dtype pairs the generator admits where
-    2000 fresh cases meet 95% (``benchmarks/bench_coverage.py``). The generator draws
-    its own repetition where it matters (an op reads the value before it; output leaves
-    repeat values), so the copies bought little. Off: every generated case is a fresh
-    draw. Shrinking is the engine's own, unchanged.
+    (``ConjectureRunner.generate_mutations_from``): most cases of a run are then copies
+    of a few fresh ones, repeating their parent's swarm, aim and ops, and a run meets
+    fewer of the op x dtype pairs the generator admits than as many fresh cases do
+    (``benchmarks/bench_coverage.py`` measures both). The generator draws its own
+    repetition where it matters (an op reads the value before it; output leaves repeat
+    values), so the copies buy little. Off: every generated case is a fresh draw.
+    Shrinking is the engine's own, unchanged.
   - The generator learns a value's dtype and shape by running its op on tensors of a
     few elements (``strategies.ops.value_type``), where torch's intra-op threads have
-    nothing to share and spin after each call: on 2 cores they burned about 1 ms of CPU
-    a draw beside its 10, and in a ``pytest -n`` run they take cores from the other
-    workers. One thread, as the worker that compiles and runs a case has
+    nothing to share and spin after each call, taking CPU from the draw itself and, in
+    a ``pytest -n`` run, cores from the other workers. One thread, as the worker that
+    compiles and runs a case has
     (``harness/worker.py``).
 
   ``suite_draws()`` applies them for a block (the pytest plugin: for the session);
@@ -118,8 +118,8 @@ def label(name: str) -> int:
 
 def integer_choice(data: Any, low: int, high: int, forced: int | None = None) -> int:
     """``data.draw_integer(low, high, forced=forced)``: the same choice, without checking
-    the arguments and building their record anew each time (a sixth of a choice's cost;
-    ``tests/test_strategies.py`` checks the two agree)."""
+    the arguments and building their record anew each time: a case draws over a hundred
+    choices (``tests/test_strategies.py`` checks the two agree)."""
     if not _DIRECT_INTEGERS:
         return data.draw_integer(low, high, forced=forced)
     constraints = _INTEGER_CONSTRAINTS.get((low, high))

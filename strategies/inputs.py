@@ -44,8 +44,8 @@ def _inputs(draw: Callable, every_dtype: tuple[str, ...], allowed_dtypes: tuple[
 @spanned
 def _input(draw: Callable, i: int, every_dtype: tuple[str, ...], allowed_dtypes: tuple[str, ...],
            shape: st.SearchStrategy[tuple[int, ...]]) -> Input | None:
-    # Three inputs in five go on to one more (about two inputs a case, as st.lists drew);
-    # stopping is where the draw shrinks to.
+    # Three inputs in five go on to one more (about two inputs a case); stopping is
+    # where the draw shrinks to.
     if i and draw(choice("one more input", 0, 4)) < 2:
         return None
     dtype = draw_stable(draw, "input dtype", every_dtype, allowed_dtypes)

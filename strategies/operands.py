@@ -115,7 +115,7 @@ class Feeds:
 
     Asked one op at a time, as a choice needs it (``name in feeds``, ``feeds.family(f)``):
     a choice usually hits at its first index, so a value asks about a few ops instead of
-    every op of the vocabulary, which was most of a draw's cost. Answers are kept for
+    every op of the vocabulary (most of which no operand feeds). Answers are kept for
     the value being drawn; ``_accepted`` keeps them across values and cases.
     """
 

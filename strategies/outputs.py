@@ -99,8 +99,8 @@ def _node(draw: Callable, leaves: _Leaves, kinds: tuple[str, ...], max_depth: in
         return _leaf(draw, leaves, sibling)
     kind = kinds[draw(choice("container kind", 0, len(kinds) - 1))]
     # Items one at a time behind a "one more" draw, as st.lists does: the shrinker
-    # deletes any item with its draw (a count drawn first had to shrink together with
-    # the deletion, and left items in). Empty containers are kept (a known bug class)
+    # deletes any item with its draw (a count drawn first would have to shrink together
+    # with the deletion, and would leave items in). Empty containers are kept (a known bug class)
     # but not let dominate: 1 in 16; stopping is where each draw shrinks to.
     room = max(0, min(max_size, budget[0]))
     items: list[Tree] = []

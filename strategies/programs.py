@@ -116,15 +116,15 @@ def _program(draw: Callable, inputs: tuple[Input, ...], ops: tuple[str, ...], ma
     # The length first, not a "one more" draw before each value: a case the engine
     # mutates (it copies a span of one choice over another) reads the choices after the
     # copy out of step, and a choice that does not fit becomes 0 (see Choice): a 0
-    # that stopped the program cut most mutated cases to one value. Shrinking still
+    # that stopped the program would cut most mutated cases to one value. Shrinking still
     # ends at one value (the draw shrinks to 0), and an intermediate value goes away when
     # the value reading it reads an input instead (``Case.pruned`` drops it).
     length = min(max_values, 1 + draw(choice("program length", 0, 2 * max_values - 1)))
     for k in range(length):
         # Each value takes VALUE_CHOICES choices, padded: an op's attributes take more
-        # or fewer, so when the shrinker put a simpler op in a value's place, every value
-        # after it read its choices out of step and the shrink was rejected. A block of
-        # fixed length keeps them in place (an op drawing more overruns it: 1 in 50). The
+        # or fewer, so where the shrinker puts a simpler op in a value's place, every value
+        # after it would read its choices out of step and the shrink be rejected. A block of
+        # fixed length keeps them in place (the rare op that draws more overruns it). The
         # block is a span: after the program's length shrinks, the shrinker deletes the
         # value it no longer draws (or any value) whole.
         with draw.span(_VALUE_SPAN):

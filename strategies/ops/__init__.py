@@ -145,7 +145,7 @@ def _bare(dtype: str, shape: tuple[int, ...]) -> TensorType:
 
 
 # Drawing a case asks again and again about the same few op/dtype/shape combinations;
-# running the op on meta tensors each time was most of the generator's cost. Ranges
+# running the op on meta tensors each time would outweigh the rest of a draw. Ranges
 # are not part of the key: renders that guard a domain by range are cached per guard.
 def _infer(op_name: str, attr_items: tuple, types: tuple[Type, ...]) -> Type:
     guard = OPS[op_name].render(tuple(f"x{i}" for i in range(len(types))), {**dict(attr_items), "_types": types}, "state")
@@ -154,10 +154,10 @@ def _infer(op_name: str, attr_items: tuple, types: tuple[Type, ...]) -> Type:
         # The result's shape is the operands' broadcast, and its dtype depends on their
         # dtypes and on which are 0-d, not on their sides or ranks: one run on a 0-d or a
         # 1-vector of ones per operand (the ranks kept for a dim attribute, as softmax's)
-        # serves every shape. It runs on the CPU, on ones: a meta run of one elementwise
-        # op costs 0.3 to 3 ms (Python meta functions), more than the rest of a draw, and
-        # fresh draws met a new shape almost every time (and a new set of ranks, one
-        # value in three). tests/test_ops.py checks every op against eager.
+        # serves every shape. It runs on the CPU, on ones: a meta run goes through Python
+        # meta functions, slower than the rest of a draw, and fresh draws meet a new shape
+        # almost every time (and often a new set of ranks), so a cache keyed by shape
+        # would seldom answer. tests/test_ops.py checks every op against eager.
         ranked = any(key == "dim" for key, _ in attr_items)
         out = _infer_ones(op_name, attr_items, tuple(_bare(t.dtype, (1,) * (t.rank if ranked else min(t.rank, 1)))
                                                      for t in stripped), guard)
@@ -173,9 +173,10 @@ _CPU_NUMEL = 4096
 @functools.lru_cache(maxsize=1 << 16)
 def _infer_zeros(op_name: str, attr_items: tuple, types: tuple[Type, ...], expr: str) -> Type:
     """The type of ``expr`` on CPU tensors of zeros; the meta run's where the CPU raises
-    (an integer division by zero) or an operand is large. A meta run costs about 1 ms
-    (Python meta functions and decompositions: a cumsum, an attention), a CPU run on a
-    few elements tens of microseconds, and fresh draws meet new shapes all the time.
+    (an integer division by zero) or an operand is large. A meta run goes through
+    Python meta functions and decompositions (a cumsum, an attention), a CPU run on a
+    few elements through one kernel, far quicker; and fresh draws meet new shapes all
+    the time, so most runs miss the cache.
     Eager on the CPU is what the oracle runs; no op of the vocabulary has a shape that
     depends on values, and zeros are valid indices. tests/test_ops.py checks every op
     against eager."""

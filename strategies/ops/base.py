@@ -347,8 +347,8 @@ def broadcastable(a: TensorType, b: TensorType) -> bool:
     return _broadcastable(a.shape, b.shape)
 
 
-# PyTorch's rule, in plain Python (torch.broadcast_shapes was a fifth of a draw), and
-# asked about the same few shape pairs again and again.
+# PyTorch's rule, in plain Python (torch.broadcast_shapes is far slower than the
+# comparison it makes), and asked about the same few shape pairs again and again.
 @functools.lru_cache(maxsize=1 << 14)
 def _broadcastable(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
     return all(x == y or x == 1 or y == 1 for x, y in zip(reversed(a), reversed(b)))

@@ -191,7 +191,8 @@ def _draw_div_mode(draw: Callable, types: tuple[TensorType, ...]) -> dict:
     # A rounding mode is a step: its operands must be exact, and so must a divisor's guard
     # |b| + 1, which rounds in float16 and bfloat16 (float16's 5760 + 1 is 5760, and a
     # compiler that keeps the guard in float32 truncates 5760 / 5761 to 0, not 1).
-    # (Drawn, then dropped: the same choices as before, so other draws stay as they were.)
+    # (Drawn, then dropped, where the guard rounds: a value draws the same choices either
+    # way, so the derandomised draws the ci survey saw stay the same.)
     b = types[1]
     guard_rounds = b.dtype in ("float16", "bfloat16") and not _nonzero(b)
     modes = [None] if not _exact(*types) else [None, "trunc", "floor"]

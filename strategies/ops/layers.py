@@ -466,7 +466,7 @@ def _derive_add_buffer(types: tuple[TensorType, ...], attrs: dict, out: Type) ->
 
 
 OPS = [
-    # Ported from the first registry: their render text is what corpus reproducers hold.
+    # Corpus reproducers hold these ops' render text: a change to it changes them too.
     Op("matmul", "matmul", 1, lambda t: t.is_float and t.rank >= 2 and bool(_fits_all(t, _matmul_bound(t))),
        lambda o, a, s: f"torch.matmul({o[0]}.to({dt(a['dtype'])}), {o[0]}.transpose(-1, -2).to({dt(a['dtype'])}))",
        _derive_matmul, _draw_dtype(_matmul_bound)),
