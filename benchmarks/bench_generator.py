@@ -5,7 +5,7 @@ work it feeds.
 
 Draws ``--n`` cases at default settings, as a run draws them (inside a ``@given`` test,
 each a fresh draw: ``strategies/engine.py``), and reports how deep their
-programs go (``strategies.cases.chain_depth``: the most computing ops on one path from
+programs go (``strategies.programs.chain_depth``: the most computing ops on one path from
 an input to a result, 0 for a case that computes nothing; and the values the output
 needs, ``Case.pruned``), checked against targets: median depth at least 3, at least 60%
 of cases two or more ops deep, 10-20% computing nothing, a draw under 10 ms of CPU time
