@@ -34,8 +34,8 @@ CASE_TIMEOUT = 180.0
 #: Each conformance search's cases per backend, as a share of the run's budget: the
 #: budget divided by this (at least one case). The main search has it whole (its
 #: derandomised draws are what the ci survey has seen); input trees a quarter; dynamic
-#: shapes a third; real architectures, each worth tens of generated cases (Inductor
-#: compiles a transformers model in 5 to 20 s), one in 75 (4 in ci, 26 in nightly).
+#: shapes a third; real architectures, each worth tens of generated cases (a whole
+#: transformers model to compile), one in 75.
 SEARCH_SHARES = {"main": 1, "input-trees": 4, "dynamic-shapes": 3, "architectures": 75}
 
 #: Setting -> the environment variable that is its alias.

@@ -72,10 +72,10 @@ def _serve(conn: Connection, log_path: str | None, config: Config | None) -> Non
 #: What the fork server imports before it forks a worker. Only imports that start no
 #: thread (checked: torch, dynamo, Inductor's compiler, onnxscript, TVM's Relax frontend;
 #: ONNX Runtime and OpenVINO start threads when imported, so each worker imports them
-#: itself): a fork copies one thread. torch.testing.assert_close imports
-#: torch.distributed.tensor on first use (1.5 s); every frontend but tvm-fx goes through
-#: dynamo (1.2 s); TVM's frontend is 1.8 s more, Inductor's 0.8 s, onnxscript 0.7 s. A
-#: name not installed is skipped by the server.
+#: itself): a fork copies one thread. Each is an import every worker would otherwise
+#: repeat: torch.testing.assert_close imports torch.distributed.tensor on first use, every
+#: frontend but tvm-fx goes through dynamo, and TVM's, Inductor's and onnxscript's
+#: frontends are slow to import. A name not installed is skipped by the server.
 FORK_SERVER_PRELOAD = ["torch", "torch.distributed.tensor", "torch._dynamo", "torch.export",
                        "torch._inductor.compile_fx", "onnxscript", "tvm.relax.frontend.torch",
                        "strategies", "harness.runner"]

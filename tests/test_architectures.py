@@ -79,7 +79,7 @@ def test_an_architecture_is_data_that_replays():
 
 
 #: Drawn architectures the no-false-alarm test runs on each of reference and inductor:
-#: one per family, of every dtype in turn (about 1.5 minutes each on two loaded cores).
+#: one per family, of every dtype in turn.
 @functools.cache
 def _drawn_per_family() -> list[Architecture]:
     picked = []

@@ -84,8 +84,8 @@ MINIMAL = {
     "flatten_one_level": lambda c: c.depth() == 2 and c.refs() == [],
     "one_tuple_for_bare_tensor": lambda c: isinstance(c.output, Ref) and leaf_values(c)[0].op == "input",
     # Two leaves in a tuple, or one op returning two (torch.aminmax(x, dim=0)).
-    # (Under load the shrinker was once seen to stop at (x0, x0, x0 + x0): a repeated leaf
-    # whose deletion it did not try; two distinct values are what the swap needs.)
+    # Two distinct values are what the swap needs: a repeated leaf (x0, x0, x0 + x0) is a
+    # shrink the shrinker may leave undeleted, and it still swaps nothing.
     "swap_same_shape_leaves": lambda c: (isinstance(c.output, Container) and c.output.kind == "tuple"
                                          and len(set(c.refs())) == 2 and len(c.refs()) <= 3 and c.depth() == 1)
     or (isinstance(c.output, Ref) and len(c.values) == 1 and isinstance(program_types(c)["v0"], TupleType)),

@@ -732,9 +732,9 @@ def test_minimal_bfloat16_leaf(seed: int, limit: ShrinkLimit | None) -> None:
     assert_minimal(case, one_value_returned_bare(dtype_ok), limit)
 
 
-# Seed 0 was once seen to stop at x0.unsqueeze(0).argmax(dim=0) (the unsqueeze goes only
-# with a new input shape in the same step); it reaches the minimum today, on both
-# Hypothesis releases of strategies.engine.TESTED_WITH, and must go on doing so.
+# The unsqueeze in x0.unsqueeze(0).argmax(dim=0) goes only with a new input shape in the
+# same shrink step: a shrink that stops there is a regression of the shrinker's passes, on
+# either Hypothesis release of strategies.engine.TESTED_WITH.
 @from_each_seed
 def test_minimal_int64_reduction(seed: int, limit: ShrinkLimit | None) -> None:
     case = minimal(
