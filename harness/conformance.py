@@ -27,7 +27,7 @@ from .known import Known, counted_outcome, match, passed_or_rejected_cleanly
 from .subjects import Subject, kind_of, subject_to_json
 from .verdict import Verdict
 
-__all__ = ["ConformanceFailure", "Recorder", "StopSearch", "conformance_property", "replay_command"]
+__all__ = ["ConformanceFailure", "Judged", "Recorder", "StopSearch", "conformance_property", "judge", "replay_command"]
 
 RunCase = Callable[[Case, dict[str, Any]], Verdict]
 
@@ -75,6 +75,32 @@ class ConformanceFailure(AssertionError):
         if verdict.traceback:
             lines += ["  backend traceback (last lines):", *("    " + t for t in verdict.traceback.splitlines()[-8:])]
         super().__init__("\n".join(lines))
+
+
+@dataclass
+class Judged:
+    """One case judged: its verdict (counted as the row says), the row that explains it,
+    and, where none does and it did not pass, the new finding."""
+
+    verdict: Verdict
+    known: Known | None
+    failure: ConformanceFailure | None
+
+
+def judge(backend: Backend, backend_spec: str, case: Subject, options: dict[str, Any], run_case: RunCase,
+          known_row: Callable[[Verdict], Known | None] = match, recorder: Recorder | None = None) -> Judged:
+    """A case's life from the run to its finding, the same for the suite, ``check``,
+    ``replay`` and the hunt: run it (``run_case``: in the worker, or in process), match a
+    row, count it as the row says (a clean rejection is ``unsupported``), record it, and
+    name a verdict no row explains a new finding. Shrinking it and filing it are the
+    callers' (``suites.findings.shrink_and_file``)."""
+    verdict = run_case(case, options)
+    known = known_row(verdict)
+    verdict.outcome = counted_outcome(verdict, known)
+    if recorder is not None:
+        recorder.record(case, verdict, known, replay_command(backend, backend_spec, case, options) if known else "")
+    new = known is None and not passed_or_rejected_cleanly(verdict, known)
+    return Judged(verdict, known, ConformanceFailure(backend, backend_spec, case, options, verdict) if new else None)
 
 
 @dataclass
@@ -260,13 +286,8 @@ def conformance_property(
 
     @given(case=case_strategy if case_strategy is not None else gen.cases(), options=options_strategy)
     def check(case: Case, options: dict[str, Any]) -> None:
-        verdict = run_case(case, options)
-        known = known_row(verdict)
-        verdict.outcome = counted_outcome(verdict, known)
-        recorder.record(case, verdict, known,
-                        replay_command(backend, backend_spec, case, options) if known is not None else "")
-        if not passed_or_rejected_cleanly(verdict, known) and known is None:
-            failure = ConformanceFailure(backend, backend_spec, case, options, verdict)
+        failure = judge(backend, backend_spec, case, options, run_case, known_row, recorder).failure
+        if failure is not None:
             if not keep_going:
                 raise failure
             recorder.record_new(failure)

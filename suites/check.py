@@ -26,17 +26,17 @@ from typing import Any
 import pytest
 
 from harness.config import CASE_TIMEOUT, Config
-from harness.conformance import ConformanceFailure, Recorder, replay_command
-from harness.known import Known, counted_outcome, match, passed_or_rejected_cleanly
+from harness.conformance import Recorder, judge
+from harness.known import Known, match, passed_or_rejected_cleanly
 from harness.own import OwnModel
 from harness.registry import CPU_BACKENDS, DEFAULT_BACKENDS, load_backend
 from harness.runner import execute
 from harness.signature import Outcome
 from harness.verdict import Verdict
 from harness.worker import Worker
-from reports.entries import save_finding
 from reports.evidence import known_rows
 from reports.summary import write_latest
+from suites.filing import shrink_and_file
 
 __all__ = ["Checked", "assert_roundtrips", "check", "main"]
 
@@ -83,18 +83,15 @@ def check(model: OwnModel, backends: Iterable[str] = DEFAULT_BACKENDS, *, run_ca
         if reason:
             found.append(Checked(spec, None, None, reason))
             continue
-        verdict = run_case(spec, model)
-        known = match(verdict, rows)
-        verdict.outcome = counted_outcome(verdict, known)
-        checked = Checked(spec, verdict, known)
-        if recorder is not None:
-            recorder.record(model, verdict, known, replay_command(backend, spec, model, {}) if known else "")
-        if checked.new:
-            failure = ConformanceFailure(backend, spec, model, {}, verdict)
-            if recorder is not None:
-                recorder.record_new(failure)
-            if entries is not None:
-                checked.entry = save_finding(failure, entries)
+        def run_on_backend(subject: Any, options: dict[str, Any], spec: str = spec) -> Verdict:
+            return run_case(spec, subject)
+
+        judged = judge(backend, spec, model, {}, run_on_backend, lambda verdict: match(verdict, rows), recorder)
+        checked = Checked(spec, judged.verdict, judged.known)
+        if judged.failure is not None and entries is not None:
+            checked.entry = shrink_and_file(judged.failure, run_on_backend, entries, recorder=recorder)[1]
+        elif judged.failure is not None and recorder is not None:
+            recorder.record_new(judged.failure)
         found.append(checked)
         if checked.new and not keep_going:
             break

@@ -28,16 +28,16 @@ from harness.known import SURVEY, Known, match, root_causes, row
 from harness.registry import load_backend
 from harness.schedule import recorded_seconds
 from harness.signature import Outcome
-from harness.simplify import simplified
 from harness.subjects import kind_of
 from harness.verdict import Verdict
 from harness.worker import Worker
-from reports.entries import Entry, load_entries, save_finding
+from reports.entries import Entry, load_entries
 from reports.evidence import known_rows, rows_without_entry
 from strategies import cases
 from strategies.architectures import architectures
 from strategies.engine import draw_as_the_suite_does
 from strategies.ops import OPS, STRUCTURAL_FAMILIES
+from suites.filing import shrink_and_file
 
 __all__ = ["architecture_families", "focus_ops", "hunt", "needs_dynamic"]
 
@@ -173,8 +173,8 @@ def find(row_id: str, backend_spec: str | None, examples: int, worker: Worker, f
         def run_case(case: Any, options: dict[str, Any], spec: str = spec) -> Verdict:
             return worker.run(spec, case, options)
 
-        failure = simplified(failure, run_case)
-        print(f"{row_id}: {save_finding(failure, config.corpus, entry=row_id, row=row_id)}", flush=True)
+        entry = shrink_and_file(failure, run_case, config.corpus, entry=row_id, row=row_id)[1]
+        print(f"{row_id}: {entry}", flush=True)
         return True
     return False
 

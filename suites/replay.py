@@ -15,6 +15,7 @@ import warnings
 from pathlib import Path
 
 from harness.config import Config
+from harness.conformance import judge
 from harness.known import match, passed_or_rejected_cleanly
 from harness.registry import load_backend
 from harness.runner import execute
@@ -42,13 +43,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.source:
         print(kind_of(case).source(case))
     backend = load_backend(args.backend, config)
-    if args.isolate:
-        worker = Worker(config=config)
-        verdict = worker.run(args.backend, case, options)
-        worker.close()
-    else:
-        verdict = execute(backend, case, options)
-    known = match(verdict, known_rows(config.corpus))
+    worker = Worker(config=config) if args.isolate else None
+    rows = known_rows(config.corpus)
+    try:
+        judged = judge(backend, args.backend, case, options,
+                       (lambda c, o: worker.run(args.backend, c, o)) if worker else (lambda c, o: execute(backend, c, o)),
+                       lambda verdict: match(verdict, rows))
+    finally:
+        if worker is not None:
+            worker.close()
+    verdict, known = judged.verdict, judged.known
     print(f"backend:  {verdict.backend}")
     for name, value in backend.configured.items():
         print(f"{name}: {value}")

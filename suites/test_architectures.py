@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from harness.conformance import ConformanceFailure, conformance_property
+from harness.conformance import conformance_property
 from harness.known import match
-from reports.entries import save_finding
-from reports.evidence import known_rows, triage_hint
+from reports.evidence import known_rows
 from strategies.architectures import architectures
+from suites.filing import run_search
 
 
 @pytest.fixture(scope="session")
@@ -30,14 +30,4 @@ def test_architectures_round_trip(backend, backend_spec, shard, run_case, record
     check = conformance_property(backend, backend_spec, run_case, recorder, architectures(), keep_going=keep_going,
                                  known_row=known_row, shard=shard, examples=run_config.examples("architectures"),
                                  database_name=f"{backend.name}/architectures")
-    seen_before = set(recorder.new)
-    try:
-        check()
-    except ConformanceFailure as failure:  # Hypothesis re-raises the shrunk example's
-        recorder.record_new(failure)
-        entry = save_finding(failure, run_config.untriaged)
-        raise AssertionError(f"{failure}\n{triage_hint(entry)}") from None
-    new = {sig: e for sig, e in recorder.new.items() if e["backend"] == backend.name and sig not in seen_before}
-    if new:
-        pytest.fail(f"{len(new)} new findings (not shrunk: --keep-going):\n" + "\n".join(
-            f"  {e['count']}x {sig}\n    replay: {e['replay']}" for sig, e in new.items()))
+    run_search(check, backend.name, recorder, run_case, run_config.untriaged)

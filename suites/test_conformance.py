@@ -6,12 +6,11 @@ import pytest
 
 from harness.calibration import calibrate, worth_it
 from harness.config import ci_op_families
-from harness.conformance import ConformanceFailure, conformance_property
+from harness.conformance import conformance_property
 from harness.known import match
-from harness.simplify import simplified
-from reports.entries import save_finding
-from reports.evidence import known_rows, triage_hint
+from reports.evidence import known_rows
 from strategies import cases
+from suites.filing import run_search
 
 
 @pytest.fixture(scope="session")
@@ -76,15 +75,4 @@ def _search(backend, backend_spec, shard, run_case, recorder, known_row, run_con
         backend, backend_spec, run_case, recorder, strategy, keep_going=keep_going, known_row=known_row, shard=shard,
         examples=run_config.examples(search),
         database_name=_DATABASES[search].format(backend=backend.name), dynamic=dynamic)
-    seen_before = set(recorder.new)  # another shard of this backend may have run in this process
-    try:
-        check()
-    except ConformanceFailure as failure:  # Hypothesis re-raises the shrunk example's
-        failure = simplified(failure, run_case)  # and the smallest numbers that still break
-        recorder.record_new(failure)
-        entry = save_finding(failure, run_config.untriaged)
-        raise AssertionError(f"{failure}\n{triage_hint(entry)}") from None
-    new = {sig: e for sig, e in recorder.new.items() if e["backend"] == backend.name and sig not in seen_before}
-    if new:
-        pytest.fail(f"{len(new)} new findings (not shrunk: --keep-going):\n" + "\n".join(
-            f"  {e['count']}x {sig}\n    replay: {e['replay']}" for sig, e in new.items()))
+    run_search(check, backend.name, recorder, run_case, run_config.untriaged)
