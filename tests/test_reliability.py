@@ -160,14 +160,15 @@ def test_two_ci_runs_give_identical_findings(tmp_path):
     pytest.importorskip("tvm")
     env = {"ROUNDTRIP_PROFILE": "ci", "ROUNDTRIP_MAX_EXAMPLES": "25", "ROUNDTRIP_CORPUS": str(tmp_path / "corpus"),
            "ROUNDTRIP_REPORTS": str(tmp_path)}
-    backends = [a for b in ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo") for a in ("--backend", b)]
+    # A frontend that compiles beside the reference: determinism is the draws', not a frontend's.
+    backends = [a for b in ("reference", "tvm-ep") for a in ("--backend", b)]
     seen = []
     for _ in range(2):
         run_suite(*backends, "--keep-going", "-n", "2", env=env)
         findings = json.loads((tmp_path / "findings.json").read_text())
         seen.append((findings["outcomes"], findings["known"], sorted(findings["new"])))
     assert seen[0] == seen[1], seen
-    assert sum(n for _, _, n in seen[0][0]) == 4 * 25
+    assert sum(n for _, _, n in seen[0][0]) == 2 * 25
 
 
 def test_a_worker_that_grew_too_much_is_replaced_before_the_next_case():
