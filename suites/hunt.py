@@ -24,9 +24,9 @@ from hypothesis import HealthCheck, Phase, seed, settings
 
 from harness.config import Config
 from harness.conformance import ConformanceFailure, Recorder, conformance_property
+from harness.item_seconds import recorded_seconds
 from harness.known import SURVEY, Known, match, root_causes, row
 from harness.registry import load_backend
-from harness.schedule import recorded_seconds
 from harness.signature import Outcome
 from harness.subjects import kind_of
 from harness.verdict import Verdict

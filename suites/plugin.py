@@ -296,27 +296,18 @@ def _parts(config: pytest.Config) -> list[tuple[int, int]]:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Conformance items laid out so that -n's workers end together (harness/schedule.py);
-    each item's part is noted so that its time is recorded."""
-    from harness.schedule import arrange, estimates, part_key, recorded_seconds
+    """Each conformance item's part is noted, so that its time is recorded
+    (harness/item_seconds.py); the items stay in collection order for worksteal."""
+    from harness.item_seconds import part_key
 
     whole_run = _parts(config)[0]  # the part of an item that is not parametrised by shard
-    keys: list[str | None] = []
     for item in items:
         params = item.callspec.params if item.get_closest_marker("conformance") and hasattr(item, "callspec") else {}
-        if "backend_spec" not in params:
-            keys.append(None)
-            continue
-        # A second search of the same backend (input trees) is a part of its own.
-        search = item.get_closest_marker("conformance").kwargs.get("search", "")
-        keys.append(part_key(" ".join(filter(None, (params["backend_spec"], search))), *params.get("shard", whole_run)))
-        item.user_properties.append(("roundtrip-part", keys[-1]))
-    if not any(keys):
-        return
-    estimated = iter(estimates([key for key in keys if key is not None], recorded_seconds()))
-    costs = [next(estimated) if key is not None else None for key in keys]
-    order = arrange(costs, getattr(config, "workerinput", {}).get("workercount", 1))
-    items[:] = [items[i] for i in order]
+        if "backend_spec" in params:
+            # A second search of the same backend (input trees) is a part of its own.
+            search = item.get_closest_marker("conformance").kwargs.get("search", "")
+            key = part_key(" ".join(filter(None, (params["backend_spec"], search))), *params.get("shard", whole_run))
+            item.user_properties.append(("roundtrip-part", key))
 
 
 #: part -> seconds its item took, for item-seconds.json (the controller's record).
@@ -360,7 +351,7 @@ def worker(request: pytest.FixtureRequest, run_config: Config):
     name = getattr(request.config, "workerinput", {}).get("workerid", "main")
     w = Worker(timeout=request.config.getoption("--case-timeout"), log_path=str(run_config.reports / f"worker-{name}.log"),
                config=run_config)
-    w.start()  # here, in the first item's setup: its call time is its cases' alone (harness/schedule.py)
+    w.start()  # here, in the first item's setup: its call time is its cases' alone (harness/item_seconds.py)
     yield w
     w.close()
 
@@ -397,7 +388,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     latest = session.config.stash[CONFIG].reports
     if hasattr(session.config, "workerinput") or not any(latest.glob("journal-*.jsonl")):
         return
-    if _ITEM_SECONDS:  # the estimates for the next layout (harness/schedule.py)
+    if _ITEM_SECONDS:  # what each part took (harness/item_seconds.py)
         (latest / "item-seconds.json").write_text(json.dumps(dict(sorted(_ITEM_SECONDS.items())), indent=1))
     from reports.summary import end_session, rebuild, write_latest
 

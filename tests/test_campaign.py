@@ -15,7 +15,6 @@ from hypothesis import HealthCheck, settings
 
 from harness.conformance import Recorder, conformance_property, shard_budget
 from harness.registry import load_backend
-from harness.schedule import arrange, estimates, part_key
 from harness.verdict import Verdict
 from harness.versions import frontend_distributions, versions
 from reports.merge import main as merge_main
@@ -135,30 +134,6 @@ def test_a_failure_one_shard_saved_is_replayed_first_by_another_shard_next_time(
 def test_the_ci_profile_replays_no_database(tmp_path):
     refused = _run(tmp_path, "--backend", "reference", "--database", str(tmp_path / "db"), profile="ci", examples=5)
     assert refused.returncode == pytest.ExitCode.USAGE_ERROR and "derandomised" in refused.stderr, refused.stderr
-
-
-def test_the_layout_gives_each_worker_a_balanced_run_at_the_head_of_its_worksteal_block():
-    keys = [part_key(b, i, 2) for b in ("reference", "tvm-ep", "tvm-fx", "tvm-dynamo", "new-backend") for i in (0, 1)]
-    recorded = {"reference 0/2": 17.4, "reference 1/2": 10.0, "tvm-ep 0/2": 62.2, "tvm-ep 1/2": 52.0,
-                "tvm-fx 0/2": 10.6, "tvm-fx 1/2": 10.8, "tvm-dynamo 0/4": 7.0, "tvm-dynamo 1/4": 8.0}
-    costs = estimates(keys, recorded)
-    assert costs[6:] == [7.5, 7.5, 0.0, 0.0]  # other parts from the backend's total; unknown: free
-    order = arrange(costs, 2)
-    assert sorted(order) == list(range(10))
-    first, second = order[:5], order[5:]  # worksteal hands out 10 // 2 each, in order
-    assert {keys[first[0]], keys[second[0]]} == {"tvm-ep 0/2", "tvm-ep 1/2"}  # the longest apart, first
-    loads = [sum(costs[i] for i in run) for run in (first, second)]
-    assert abs(loads[0] - loads[1]) <= 10.8
-    assert all(costs[a] >= costs[b] for run in (first, second) for a, b in zip(run, run[1:]))
-    assert [costs[i] for i in arrange(costs, 1)] == sorted(costs, reverse=True)  # one worker: longest first
-
-    # With the self-tests in the same queue: each block is a run of conformance items,
-    # then self-tests (None) in their order; no block holds all the conformance items.
-    mixed = costs[:4] + [None] * 6
-    order = arrange(mixed, 2)
-    assert sorted(order) == list(range(10))
-    assert [mixed[i] is None for i in order] == [False, False, True, True, True] * 2
-    assert [i for i in order if mixed[i] is None] == list(range(4, 10))
 
 
 def test_a_run_records_the_version_of_every_installed_frontend():
