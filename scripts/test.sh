@@ -5,6 +5,6 @@
 source "$(dirname "$0")/env.sh"
 export ROUNDTRIP_PROFILE=ci
 # Each backend's budget is split in two items (--shards 2, each seeded apart) so that no
-# single slow frontend keeps one core busy while the other idles; the conformance items,
-# the longest, go first, and idle workers steal queued items.
+# single slow frontend keeps one core busy while the other idles; idle workers steal
+# queued items (worksteal).
 exec python -m pytest suites tests -n auto --dist worksteal --shards 2 "$@"
