@@ -61,6 +61,8 @@ def refresh(entry: Entry, run_case: Any | None = None) -> Entry:
             verdict = run_case(case, meta["options"])
             meta.update(differences=[d.to_dict() for d in verdict.differences[:5]], headline=verdict.headline(), ops=case.ops(),
                         stage=verdict.staged, message=verdict.message[:2000])
+            if verdict.sizes:
+                meta["sizes"] = verdict.sizes
     write_atomic(entry.path / "case.json", subject_to_json(case))
     write_atomic(entry.path / "meta.json", json.dumps(meta, indent=1, sort_keys=True))
     write_atomic(entry.path / "repro.py", reproducer_source(case, backend, meta["options"], meta))

@@ -116,6 +116,8 @@ def save_finding(failure: Any, corpus: Path = CORPUS, *, status: str = "open",
             "versions": {**versions(), "frontend": backend.version()}, "count": 1,
             "message": verdict.message[:2000], "differences": [d.to_dict() for d in verdict.differences[:5]], "notes": verdict.notes,
         }
+        if verdict.sizes:  # a dynamic case: each size it ran at, the last where it stopped
+            meta["sizes"] = verdict.sizes
         if row is not None:
             meta["row"] = row
         if origin is not None:

@@ -12,7 +12,6 @@ it is gone.
 
 from __future__ import annotations
 
-import ast
 import copy
 import re
 from typing import Any
@@ -271,16 +270,14 @@ def reproducer_source(case: Case, backend: Backend, options: dict[str, Any], met
     return "\n".join(lines) + "\n"
 
 
-_STATIC_TOO = re.compile(r"fails at the \w+ size (\{[^}]*\}) compiled statically too")
-
-
 def _static_at(case: Case, meta: dict[str, Any]) -> Case:
-    """The static case a static verdict came from: a dynamic case's at the size its note
-    names (``harness.runner`` compiles the static case there), else at its example."""
-    found = next((m for n in meta.get("notes") or () if (m := _STATIC_TOO.search(n))), None)
-    if case.dynamic is None or found is None:
+    """The static case a static verdict came from: a dynamic case's at the last size it
+    ran at (where it stopped: ``harness.runner`` compiles the static case there), else at
+    its example."""
+    sizes = meta.get("sizes") or ()
+    if case.dynamic is None or not sizes:
         return statically(case)
-    return statically(resized(case, ast.literal_eval(found.group(1))))
+    return statically(resized(case, sizes[-1]["sizes"]))
 
 
 def _every_size(case: Case) -> list[Input]:
