@@ -24,8 +24,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 
+from harness.known import recorded  # noqa: E402
 from harness.registry import CPU_BACKENDS  # noqa: E402
-from harness.signature import Signature  # noqa: E402
 from harness.worker import Worker  # noqa: E402
 from reports.evidence import known_rows  # noqa: E402
 from strategies.architectures import FAMILIES, architectures  # noqa: E402
@@ -67,8 +67,7 @@ def table(records: list[dict]) -> str:
     for r in records:
         what = "pass"
         if r["outcome"] != "pass":
-            seen = Signature.from_text(r["signature"], r.get("notes", ()))
-            row = next((k for k in rows if k.matches(seen)), None)
+            row = next((k for k in rows if k.matches(recorded(r))), None)
             what = f"`{row.id}`" if row else f"NEW {r['outcome']}"
         cells[(r["family"], r["backend"])][what] += 1
     backends = [b for b in dict.fromkeys(r["backend"] for r in records)]

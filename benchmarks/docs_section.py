@@ -74,12 +74,9 @@ def commit() -> str:
 
 
 def _version(distribution: str) -> str:
-    from importlib.metadata import PackageNotFoundError, version
+    from harness.versions import installed
 
-    try:
-        return version(distribution)
-    except PackageNotFoundError:
-        return "not installed"
+    return installed([distribution]).get(distribution, "not installed")
 
 
 def machine_line() -> str:

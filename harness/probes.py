@@ -200,9 +200,8 @@ def _mutated_by(case: Case, path: KeyPath) -> int | None:
     if part == "buffers":
         index = int(name[1:]) if re.fullmatch(r"s\d+", name) else None
         return index if index is not None and index < len(case.values) else None
-    if case.params:  # state.inputs['cache'][1][0]: the input at that path of the parameter's tree
-        where = name + pytree.keystr(path[2:])
-        name = next((n for n, p in case.input_paths().items() if p == where), name)
+    if case.params:  # state.inputs['cache'][1][0]: the input at that key path of the parameter's tree
+        name = next((n for n, p in case.input_key_paths().items() if p == path[1:]), name)
     return next((i for i in case.mutations() if case.values[i].operands[:1] == (name,)), None)
 
 

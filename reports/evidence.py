@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from harness.known import KNOWN, TRT, Known, row
+from harness.known import KNOWN, TRT, Known, recorded, row
 from harness.signature import Signature
 
 from .entries import CORPUS, CorpusError, Entry, load_entries, load_entry, locked
@@ -29,7 +29,7 @@ def needs_entry(row: Any) -> bool:
 def explains(row: Any, entry: Entry) -> bool:
     """``row`` matches the verdict ``entry`` recorded (its backend, stage and signature)."""
     meta = entry.meta
-    return row.matches(Signature.from_text(meta["signature"], meta.get("notes", ())))
+    return row.matches(recorded(meta))
 
 
 def rows_without_entry(known: Any = None, entries: list[Entry] | None = None) -> list[Any]:

@@ -20,7 +20,7 @@ import pytest
 
 from harness.difference import Difference
 from harness.known import KNOWN, SURVEY, TVM, Known, When, counted_outcome, match, passed_or_rejected_cleanly, recorded, root_causes
-from harness.signature import WRAPPER, Signature, Trigger
+from harness.signature import WRAPPER, Trigger
 from harness.verdict import Verdict
 from reports.entries import Entry, load_entries
 from reports.evidence import explains, rows_without_entry
@@ -30,12 +30,6 @@ BUG_ROWS = [row for row in KNOWN if row.kind in ("bug", "documented")]
 SURVEYED = json.loads(SURVEY.read_text())
 
 
-def _recorded(v: dict[str, Any]) -> Signature:
-    """A verdict as a survey or a corpus entry records it ({"signature", "backend",
-    "notes"}), read back as the rows match it: the one place this file does so."""
-    return recorded(v)
-
-
 def _entry_verdict(entry: Entry) -> dict[str, Any]:
     return {"signature": entry.meta["signature"], "backend": entry.meta["backend"], "notes": entry.meta.get("notes", [])}
 
@@ -43,7 +37,7 @@ def _entry_verdict(entry: Entry) -> dict[str, Any]:
 #: Every verdict on record: the survey's, and the corpus entries' (which no snapshot wrote).
 RECORDED = SURVEYED + [_entry_verdict(e) for e in load_entries() if isinstance(e, Entry)]
 #: Each read once: every row is matched against all of them.
-_READ = [(v, _recorded(v)) for v in RECORDED]
+_READ = [(v, recorded(v)) for v in RECORDED]
 
 
 def matched(row: Known) -> list[dict[str, Any]]:
@@ -93,11 +87,11 @@ def planted_claims(row: Known, verdicts: list[dict[str, Any]]) -> tuple[int, lis
     planted = []
     for form in forms(row):
         for v in verdicts if form.ops or form.errors else ():
-            if form.matches(_recorded(v)):
+            if form.matches(recorded(v)):
                 planted += [_planted(v, op=op) for op in OTHER_OPS if form.ops and op not in row.named_ops()]
                 planted += [_planted(v, error=e) for e in OTHER_ERRORS if form.errors and e not in named_errors]
     planted = [p for p in planted if p is not None]
-    return len(planted), [p["signature"] for p in planted if row.matches(_recorded(p))]
+    return len(planted), [p["signature"] for p in planted if row.matches(recorded(p))]
 
 
 def catch_all_reasons(row: Known, verdicts: list[dict]) -> list[str]:
@@ -186,7 +180,7 @@ def test_a_row_that_claims_another_op_or_error_is_caught():
 
 def _moved(rows: tuple[Known, ...]) -> list[tuple[str, str, str | None]]:
     """(signature, recorded row, row now) of each surveyed verdict ``rows`` explain otherwise."""
-    now = [(v, match(_recorded(v), rows)) for v in SURVEYED]
+    now = [(v, match(recorded(v), rows)) for v in SURVEYED]
     return [(v["signature"], v["row"], k.id if k else None) for v, k in now if (k.id if k else None) != v["row"]]
 
 
