@@ -149,7 +149,11 @@ def test_an_interrupt_something_swallowed_still_ends_the_run(swallows):
     _, err = process.communicate(timeout=30)
     took = time.monotonic() - started
     if swallows == "once":  # the repeat lands in the blocking call: an ordinary KeyboardInterrupt
-        assert process.returncode == -signal.SIGINT and "KeyboardInterrupt" in err and 0.9 < took < 2.9, (took, err)
+        # Ended by the repeat (after 1 s), not by the hard end at 3 s: the hard end exits
+        # 128 + SIGINT and prints its stacks. Told apart by that, not by the wall clock,
+        # which on a loaded machine also counts the child's exit.
+        assert process.returncode == -signal.SIGINT and "KeyboardInterrupt" in err and 0.9 < took, (took, err)
+        assert "still running" not in err, err
     else:  # ended hard at the last, with the stack of what would not stop (line 10: the sleep)
         assert process.returncode == 128 + signal.SIGINT, err
         assert "still running 3 s after SIGINT" in err and '"<string>", line 10 in <module>' in err and 2.9 < took < 5, (took, err)
