@@ -36,7 +36,6 @@ import fcntl
 import hashlib
 import json
 import os
-from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -45,15 +44,17 @@ from typing import Any
 from hypothesis import Phase, given, seed, settings
 
 import strategies as gen
-from strategies import Case, op_dtype_pairs
+from strategies import Case
 from strategies.ops import OPS
 from strategies.spec import CONTAINER_KINDS
 
+from . import steering
 from .backends.base import Backend
 from .config import Config
 from .conformance import Recorder, StopSearch, conformance_property
 from .known import KNOWN, Known, match
 from .signature import Outcome
+from .steering import case_features
 from .verdict import Verdict
 
 __all__ = ["CALIBRATION_CASES", "cache_key", "cache_path", "calibrate", "calibration_features", "learn", "read_cache",
@@ -68,34 +69,15 @@ CACHE = Config().cache
 
 
 def calibration_features(case: Case) -> set[str]:
-    """What the generator can leave out: ``container:<kind>``, ``op:<name>``, and
-    ``op:<name>@<dtype>`` (the op on a first operand of that dtype, ``op_dtype_pairs``)."""
-    case = case.pruned()
-    found = {f"container:{c.kind}" for c in case.containers()}
-    found |= {f"op:{value.op}" for value in case.values if value.op != "input"}  # every case needs input
-    found |= {f"op:{pair}" for pair in op_dtype_pairs(case)}
-    return found
+    """The features a calibration pass learns from: ``harness.steering.case_features``."""
+    return case_features(case)
 
 
 def learn(records: list[tuple[frozenset[str], str | None]], min_cases: int = MIN_CASES) -> dict[str, dict[str, Any]]:
     """feature -> {"row", "cases"} from (features of a case, the unsupported row that
-    rejected it, or None for any other outcome); the rule is in the module docstring."""
-    tainted = {f for features, row in records if row is None for f in features}
-    unexplained = [(features, row) for features, row in records if row is not None]
-    chosen: dict[str, dict[str, Any]] = {}
-    while True:
-        counts: Counter = Counter()
-        rows: dict[str, set[str]] = {}
-        for features, row in unexplained:
-            for f in features - tainted:
-                counts[f] += 1
-                rows.setdefault(f, set()).add(row)
-        eligible = [f for f in counts if counts[f] >= min_cases and len(rows[f]) == 1]
-        if not eligible:
-            return chosen
-        best = max(eligible, key=lambda f: (counts[f], -f.count("@"), f))
-        chosen[best] = {"row": next(iter(rows[best])), "cases": counts[best]}
-        unexplained = [(features, row) for features, row in unexplained if best not in features]
+    rejected it, or None for any other outcome): ``harness.steering.learn``, the rule of the
+    module docstring."""
+    return steering.learn(records, min_cases)
 
 
 #: Cases with the feature a probe must see rejected by the same row.

@@ -53,13 +53,14 @@ ALIASES = {
 #: (``suites.plugin``): dev (25 cases per backend), ci (300, derandomised), nightly (2000).
 PROFILES = ("dev", "ci", "nightly")
 #: Op families the ``ci`` profile does not draw yet: OpInfo's functions
-#: (``strategies/ops/opinfo.py``, ``samples.py``) and the attention masks (``masks.py``)
-#: joined the vocabulary after the last ``ci`` survey. The
+#: (``strategies/ops/opinfo.py``, ``samples.py``), the attention masks (``masks.py``) and
+#: the edge values made in ``forward`` (``edges.py``) joined the vocabulary after the last
+#: ``ci`` survey. The
 #: dev and nightly profiles draw them; the rows of what they meet are filed from those
 #: runs, and a family leaves this list once a ``ci`` survey drawing it meets no new
 #: verdict. Left out, the ``ci`` draws are the ones that survey saw.
 CI_UNSURVEYED_FAMILIES = ("opinfo", "opinfo_shape", "opinfo_torch", "opinfo_functional", "opinfo_module", "opinfo_math",
-                          "mask")
+                          "mask", "nonfinite", "wide_int")
 
 
 #: Families the ``ci`` profile draws in dynamic cases only: the ops that read sizes were

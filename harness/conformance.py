@@ -20,10 +20,12 @@ from hypothesis import strategies as st
 
 import strategies as gen
 from strategies import Case, engine
+from strategies.programs import chain_depth
 
 from .backends.base import Backend
 from .database import database_key
 from .known import Known, counted_outcome, match, passed_or_rejected_cleanly
+from .steering import Learner
 from .subjects import Subject, kind_of, subject_to_json
 from .verdict import Verdict
 
@@ -124,9 +126,15 @@ class Recorder:
     features: dict[str, dict[str, Counter]] = field(default_factory=dict)
     #: backend -> what calibration left out of its run (``harness.calibration``)
     calibration: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: backend -> feature -> {"row", "cases"}: what the run's steer drew in its free share
+    #: only (``harness.steering``), over all its searches and shards (cases added up)
+    steered: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     #: row id -> signature -> {backend, count, case, replay}: every distinct verdict a
     #: known row explained, with one example, so that a row hiding two bugs shows
     absorbed: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    #: (backend, outcome, chain depth) -> generated cases (``strategies.programs.chain_depth``
+    #: of the pruned case): how deep the judged programs go
+    depths: Counter = field(default_factory=Counter)
     #: (backend, size role, outcome) -> calls of dynamic cases (``strategies.dynamic.ROLES``);
     #: (backend, "cases", outcome) counts the dynamic cases themselves
     dynamic: Counter = field(default_factory=Counter)
@@ -136,6 +144,8 @@ class Recorder:
         record = {"backend": verdict.backend, "outcome": verdict.outcome, "seconds": verdict.seconds,
                   "known": [known.id, known.kind] if known is not None else None, "notes": list(verdict.notes),
                   "features": sorted(kind_of(case).features(case))}
+        if isinstance(case, Case):
+            record["depth"] = chain_depth(case.pruned())
         if verdict.sizes:  # a dynamic case: the outcome at each size it ran at
             record["sizes"] = [[s["role"], s["outcome"]] for s in verdict.sizes]
         if known is not None:
@@ -155,6 +165,35 @@ class Recorder:
         self.calibration[backend] = calibrated
         self._write({"calibration": {"backend": backend, **calibrated}})
 
+    def budget(self) -> dict[str, dict[str, Any]]:
+        """Where each backend's cases went: the shares judged (outputs compared: ``pass`` or
+        ``mismatch``), rejected cleanly (``unsupported``), explained by a known bug, and new
+        (no row), of all its cases; and how deep the judged programs go (their median chain
+        depth, the share two or more ops deep), over the generated cases that record one."""
+        found: dict[str, dict[str, Any]] = {}
+        for b in sorted({b for b, _ in self.outcomes}):
+            total = sum(n for (kb, _), n in self.outcomes.items() if kb == b)
+            judged = self.outcomes.get((b, "pass"), 0) + self.outcomes.get((b, "mismatch"), 0)
+            bugs = sum(n for (kb, _, kind), n in self.known.items() if kb == b and kind == "bug")
+            explained = sum(n for (kb, _, _), n in self.known.items() if kb == b)
+            unexplained = total - explained - self.outcomes.get((b, "pass"), 0)
+            depths = sorted(d for (kb, o, d), n in self.depths.items() if kb == b and o in ("pass", "mismatch")
+                            for _ in range(n))
+            found[b] = {"cases": total, "judged": judged / total, "unsupported": self.outcomes.get((b, "unsupported"), 0) / total,
+                        "known bug": bugs / total, "new": max(0, unexplained) / total,
+                        "median depth": depths[len(depths) // 2] if depths else None,
+                        "two or more deep": sum(d >= 2 for d in depths) / len(depths) if depths else None}
+        return found
+
+    def record_steering(self, backend: str, demoted: dict[str, dict[str, Any]]) -> None:
+        self._steered(backend, demoted)
+        self._write({"steered": {"backend": backend, "features": demoted}})
+
+    def _steered(self, backend: str, demoted: dict[str, dict[str, Any]]) -> None:
+        mine = self.steered.setdefault(backend, {})
+        for feature, why in demoted.items():
+            mine.setdefault(feature, {"row": why["row"], "cases": 0})["cases"] += why["cases"]
+
     def _case(self, r: dict[str, Any]) -> None:
         backend, outcome = r["backend"], r["outcome"]
         self.outcomes[(backend, outcome)] += 1
@@ -165,6 +204,8 @@ class Recorder:
                 seen = self.absorbed.setdefault(r["known"][0], {}).setdefault(
                     r["signature"], {"backend": backend, "count": 0, "notes": r["notes"], **r.get("example", {})})
                 seen["count"] += 1
+        if "depth" in r:
+            self.depths[(backend, outcome, r["depth"])] += 1
         for note in r["notes"]:
             self.deviations[(backend, note)] += 1
         if "sizes" in r:
@@ -198,8 +239,10 @@ class Recorder:
             features={b: {f: Counter(c) for f, c in fs.items()} for b, fs in data["features"].items()},
             seconds=Counter(data["seconds"]),
             calibration=dict(data["calibration"]),
+            steered={b: {f: dict(e) for f, e in fs.items()} for b, fs in data.get("steered", {}).items()},
             absorbed={row: {s: dict(e) for s, e in seen.items()} for row, seen in data["absorbed"].items()},
             dynamic=Counter({(b, r, o): n for b, r, o, n in data.get("dynamic", [])}),
+            depths=Counter({(b, o, d): n for b, o, d, n in data.get("depths", [])}),
         )
 
     def add(self, other: Recorder) -> None:
@@ -207,7 +250,7 @@ class Recorder:
         saw is one entry, its count the sum, its example the first part's."""
         for mine, theirs in ((self.outcomes, other.outcomes), (self.known, other.known),
                              (self.deviations, other.deviations), (self.seconds, other.seconds),
-                             (self.dynamic, other.dynamic)):
+                             (self.dynamic, other.dynamic), (self.depths, other.depths)):
             mine.update(theirs)
         for backend, features in other.features.items():
             for feature, counts in features.items():
@@ -219,6 +262,8 @@ class Recorder:
                 self.absorbed.setdefault(row, {}).setdefault(signature, {**entry, "count": 0})["count"] += entry["count"]
         for backend, calibrated in other.calibration.items():  # one pass per backend, on its first part
             self.calibration.setdefault(backend, calibrated)
+        for backend, demoted in other.steered.items():
+            self._steered(backend, demoted)
 
     @classmethod
     def from_journals(cls, paths: list[Path]) -> Recorder:
@@ -238,6 +283,8 @@ class Recorder:
                 elif "calibration" in record:
                     entry = dict(record["calibration"])
                     rebuilt.calibration[entry.pop("backend")] = entry
+                elif "steered" in record:
+                    rebuilt._steered(record["steered"]["backend"], record["steered"]["features"])
         return rebuilt
 
     def to_dict(self) -> dict[str, Any]:
@@ -249,8 +296,10 @@ class Recorder:
             "features": {b: {f: dict(c) for f, c in fs.items()} for b, fs in self.features.items()},
             "seconds": dict(self.seconds),
             "calibration": self.calibration,
+            "steered": self.steered,
             "absorbed": self.absorbed,
             "dynamic": [[b, r, o, n] for (b, r, o), n in sorted(self.dynamic.items())],
+            "depths": [[b, o, d, n] for (b, o, d), n in sorted(self.depths.items())],
         }
 
 
@@ -267,6 +316,7 @@ def conformance_property(
     examples: int | None = None,
     database_name: str = "",
     dynamic: bool = False,
+    learner: Learner | None = None,
 ) -> Callable[[], None]:
     """The Hypothesis test for one backend; settings come from the active profile.
 
@@ -278,6 +328,8 @@ def conformance_property(
     (or of ``examples``), so that ``pytest -n`` can spread one backend over several
     processes. ``database_name`` keys the example database (default: the backend's name).
     ``dynamic`` draws the backend's dynamic options too (``Backend.dynamic_option_strategy``).
+    ``learner`` is told every judged case (``harness.steering``): the steer of the
+    ``case_strategy`` it feeds is frozen before a failing case is shrunk.
     """
     options_strategy = backend.option_strategy()
     if dynamic:
@@ -286,10 +338,15 @@ def conformance_property(
 
     @given(case=case_strategy if case_strategy is not None else gen.cases(), options=options_strategy)
     def check(case: Case, options: dict[str, Any]) -> None:
-        failure = judge(backend, backend_spec, case, options, run_case, known_row, recorder).failure
+        judged = judge(backend, backend_spec, case, options, run_case, known_row, recorder)
+        failure = judged.failure
+        if failure is not None and not keep_going:
+            if learner is not None:  # the shrinker's replays must draw as this case was drawn
+                learner.steer.freeze()
+            raise failure
+        if learner is not None:
+            learner.observe(case, judged.known)
         if failure is not None:
-            if not keep_going:
-                raise failure
             recorder.record_new(failure)
 
     # Hypothesis would key the example database by check's source, the same for every

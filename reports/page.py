@@ -21,6 +21,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from harness.conformance import Recorder
 from harness.signature import Outcome
 from harness.subjects import kind_of, subject_from_json
 from strategies import OPS
@@ -28,7 +29,7 @@ from strategies.dynamic import ROLES
 
 from .entries import CORPUS, entry_id
 
-__all__ = ["COLOURS", "feature_groups", "render_page"]
+__all__ = ["BUDGET_HEADER", "COLOURS", "budget_rows", "feature_groups", "render_page", "steered_rows"]
 
 #: Outcome colours: pass green, a clean rejection grey, the three failures warm.
 COLOURS = {"pass": "#3a9d5d", "unsupported": "#b8bec6", "crash": "#d64541", "hang": "#7b4fa0", "mismatch": "#f0a030"}
@@ -193,6 +194,25 @@ DYNAMIC_HEADER = ["backend", "dynamic cases", "example", "min", "max", "interior
                   "discarded"]
 
 
+#: The columns of ``budget_rows``.
+BUDGET_HEADER = ["backend", "cases", "judged", "rejected cleanly", "known bug", "new", "median depth judged",
+                 "judged >= 2 ops deep"]
+
+
+def budget_rows(recorder: Any) -> list[list[str]]:
+    """``Recorder.budget`` per backend, as percentages."""
+    def pc(x: float | None) -> str:
+        return "-" if x is None else f"{100 * x:.0f}%"
+
+    return [[b, str(s["cases"]), pc(s["judged"]), pc(s["unsupported"]), pc(s["known bug"]), pc(s["new"]),
+             "-" if s["median depth"] is None else str(s["median depth"]), pc(s["two or more deep"])]
+            for b, s in recorder.budget().items()]
+
+
+def steered_rows(recorder: Any) -> list[list[str]]:
+    return [[b, f, e["row"], str(e["cases"])] for b, fs in sorted(recorder.steered.items()) for f, e in sorted(fs.items())]
+
+
 def render_page(data: dict[str, Any], *, headline: str, coverage: dict[str, tuple[str, list[str]]],
                 corpus: Path = CORPUS, page_dir: Path | None = None) -> str:
     """The page for ``data`` (``findings.json``'s content); ``headline`` is the run's
@@ -244,6 +264,16 @@ def render_page(data: dict[str, Any], *, headline: str, coverage: dict[str, tupl
     for backend, (line, notes) in sorted(coverage.items()):
         parts.append(f"<h3>{_e(backend)}: op x dtype coverage</h3><p>{_e(line)}.</p>"
                      + "".join(f"<p>{_e(n)}</p>" for n in notes))
+    recorder = Recorder.from_dict(data)
+    parts.append("</section><section id=budget><h2>Where the budget went</h2>"
+                 "<p>Of each backend's cases: judged (outputs compared: pass or mismatch), rejected cleanly, "
+                 "explained by a known bug, new; and how deep the judged programs go.</p>")
+    parts.append(_table(BUDGET_HEADER, budget_rows(recorder)) if recorder.outcomes else "<p>No cases.</p>")
+    parts.append("</section><section id=steered><h2>Steered away</h2><p>Features a row kept explaining in this "
+                 "run, drawn in one case in 20 for the rest of it (<code>--steer off</code>: as the run began).</p>")
+    steered = steered_rows(recorder)
+    parts.append(_table(["backend", "feature", "explained by", "cases"], steered) if steered else
+                 "<p>Nothing: the run was not steered (ci), or no row kept explaining one feature.</p>")
     parts.append("</section><section id=calibration><h2>Calibrated away</h2>")
     calibrated = [[b, f, e["row"], f"{e['cases']} of {c['cases']} cases"] for b, c in sorted(data["calibration"].items())
                   for f, e in sorted(c["features"].items())]

@@ -23,7 +23,7 @@ from harness.versions import versions
 from strategies import OPS, admitted_pairs
 
 from .entries import CORPUS
-from .page import DYNAMIC_HEADER, dynamic_rows, render_page
+from .page import BUDGET_HEADER, DYNAMIC_HEADER, budget_rows, dynamic_rows, render_page, steered_rows
 
 __all__ = ["architecture_table", "end_session", "outcome_table", "pair_coverage", "rebuild", "write_latest"]
 
@@ -220,6 +220,11 @@ def write_latest(recorder: Any, directory: Path, status: str = "complete", *, co
             md += [f"<details><summary>outcomes of the {len(cov['met'])} pairs met</summary>", "",
                    _markdown_table(["op@dtype", *Outcome], _pair_rows(cov)), "", "</details>", ""]
         md += [line for note in _coverage_notes(cov) for line in (note, "")]
+    md += ["## Where the budget went", "", _markdown_table(BUDGET_HEADER, budget_rows(recorder)), ""]
+    if recorder.steered:
+        md += ["## Steered away (drawn in one case in 20 for the rest of the run)", "",
+               _markdown_table(["backend", "feature", "explained by", "cases"], steered_rows(recorder)),
+               "", "Run with `--steer off` to draw as the run began.", ""]
     if recorder.calibration:
         md += ["## Calibrated away (drawn no more: always rejected cleanly in the calibration pass)", "",
                _markdown_table(["backend", "feature", "rejected by", "cases in the pass"], _calibration_rows(recorder)),

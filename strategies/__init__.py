@@ -11,6 +11,7 @@ from .ops import FAMILIES, OPS
 from .outputs import output_trees
 from .render import materialize, model_source, to_source
 from .spec import CONTAINER_KINDS, Case, Container, Input, Ref, Value, case_from_json, case_to_json
+from .steering import Steer
 from .tensors import ALL_DTYPES, dtypes, shapes
 
 __all__ = [
@@ -25,6 +26,7 @@ __all__ = [
     "ModelOutput",
     "PlainDictSubclass",
     "Ref",
+    "Steer",
     "Value",
     "admitted_pairs",
     "case_from_json",

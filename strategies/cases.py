@@ -22,6 +22,7 @@ from .ops import COMPLEX, FAMILIES, OPS, STRUCTURAL_FAMILIES
 from .outputs import distinct_keys, output_trees
 from .programs import _program, aim_at, sinks_of
 from .spec import CONTAINER_KINDS, Case, Container, Tree
+from .steering import FREE_ONE_IN, Steer
 from .tensors import ALL_DTYPES, EVERY_DTYPE, SIZE_CLASSES, large_shapes, shapes
 
 __all__ = ["cases"]
@@ -45,6 +46,7 @@ def cases(
     exclude: Collection[str] | None = None,
     input_trees: bool = False,
     dynamic: bool = False,
+    steer: Steer | None = None,
 ) -> st.SearchStrategy[Case]:
     """Random models, drawn as :class:`~strategies.spec.Case` data.
 
@@ -66,7 +68,10 @@ def cases(
     (the ops that read sizes, ``strategies.ops.sizes``, then compute on symbols; in a
     static case they compute on the sizes as Python ints)
     (``strategies.dynamic.dynamic_specs``): the case is compiled once and run at several
-    sizes; it shrinks to fewer dynamic dimensions and to the static case.
+    sizes; it shrinks to fewer dynamic dimensions and to the static case;
+    ``steer`` (a :class:`~strategies.steering.Steer`) leaves the features it holds out of
+    every case but one in ``FREE_ONE_IN`` (where a case shrinks to), as ``exclude`` does
+    for all: a run fills it with what it learns.
     """
     given_dtypes = dtypes
     dtypes = dtype_names(dtypes)
@@ -97,6 +102,8 @@ def cases(
                                   "op:<name> or op:<name>@<dtype> (and 'input' stays)")
     if not kinds:
         max_depth = 0
+    if steer is not None and not isinstance(steer, Steer):
+        raise InvalidArgument(f"steer={steer!r} must be a strategies.Steer or None")
     checked_int("max_ops", max_ops, 1, 64)
     checked_int("max_inputs", max_inputs, 1, 8)
     names = tuple(f"x{i}" for i in range(max_inputs)) + tuple(f"v{i}" for i in range(max_ops))
@@ -131,6 +138,10 @@ def cases(
         left_out = {f for i, f in enumerate(case_families) if families_out >> i & 1}
         case_ops = tuple(n for n in op_names if n == "input" or OPS[n].family not in left_out)
         case_dtypes = tuple(d for i, d in enumerate(dtype_pool) if not dtypes_out >> i & 1) or dtype_pool
+        case_banned, case_kinds = banned, kinds
+        # The steer's free share is 0, where the draw shrinks to: a shrunk case draws freely.
+        if steer is not None and draw(choice("steer: drawn freely (0) or steered", 0, FREE_ONE_IN - 1)) and steer.demoted:
+            case_ops, case_banned, case_kinds = _steered(steer.demoted, case_ops, banned, kinds)
         # Coverage-directed: most cases aim at one dtype, the first input's, and half their
         # values apply an op drawn uniformly among all (the swarm aside) to a value of it,
         # so that a rare op x dtype pair (cumsum of an int32, sign of a bool) is met as
@@ -138,21 +149,21 @@ def cases(
         # follows the first input's drawn dtype, so that dtype still shrinks on its own.
         aiming = draw(choice("coverage: aim at the first input's dtype", 0, len(dtype_pool))) > 0
         inputs = draw(_inputs(dtype_pool, case_dtypes, large_shape if large else small_shape, max_inputs))
-        aim = aim_at(aim_ops, banned, inputs[0].dtype) if aiming and aim_ops else None
-        values = draw(_program(inputs, case_ops, max_ops, names, banned, op_names, aim))
+        aim = aim_at(aim_ops, case_banned, inputs[0].dtype) if aiming and aim_ops else None
+        values = draw(_program(inputs, case_ops, max_ops, names, case_banned, op_names, aim))
         value_kinds = tuple(v.pytype if v.dtype is None else f"{v.dtype}{v.shape}" for v in values)
         structural = tuple(k for k, v in enumerate(values) if OPS[v.op].family in STRUCTURAL_FAMILIES)
         consumed = {o for v in values if OPS[v.op].family not in STRUCTURAL_FAMILIES for o in v.operands}
         sinks = sinks_of(values, consumed)
         if exportable is False:
             # At least one unregistered dict subclass, at the root (the simplest place).
-            items = draw(st.lists(output_trees(len(values), containers=kinds, max_depth=max(0, max_depth - 1),
+            items = draw(st.lists(output_trees(len(values), containers=case_kinds, max_depth=max(0, max_depth - 1),
                                                max_leaves=max_leaves, value_kinds=value_kinds, sinks=sinks,
                                        structural=structural), max_size=3))
             keys = distinct_keys(draw, len(items))
             output: Tree = Container("plain_dict_subclass", tuple(items), keys)
         else:
-            output = draw(output_trees(len(values), containers=kinds or ("tuple",), max_depth=max_depth,
+            output = draw(output_trees(len(values), containers=case_kinds or ("tuple",), max_depth=max_depth,
                                        max_leaves=max_leaves, value_kinds=value_kinds, sinks=sinks,
                                        structural=structural))
         params = draw(parameter_trees(inputs)) if input_trees else ()
@@ -164,11 +175,34 @@ def cases(
         dtypes=given_dtypes, include_complex=include_complex, containers=containers, op_families=op_families,
         ops=ops, max_ops=max_ops, max_depth=max_depth, max_leaves=max_leaves, max_inputs=max_inputs, max_rank=max_rank,
         max_side=max_side, sizes=sizes,
-        exportable=exportable, exclude=exclude, input_trees=input_trees, dynamic=dynamic).items()
+        exportable=exportable, exclude=exclude, input_trees=input_trees, dynamic=dynamic, steer=steer).items()
         if v != _DEFAULTS[k]}
     return Named(strategy, "cases(" + ", ".join(f"{k}={v!r}" for k, v in arguments.items()) + ")")
 
 
+def _steered(demoted: Collection[str], ops: tuple[str, ...], banned: dict[str, frozenset[str]], kinds: tuple[str, ...]
+             ) -> tuple[tuple[str, ...], dict[str, frozenset[str]], tuple[str, ...]]:
+    """A steered case's ops, first-operand dtypes left out per op, and container kinds:
+    the demoted features left out (``exclude``'s names). An op left out is banned on every
+    dtype too, so that the coverage aim cannot bring it back; kinds stay where every one
+    of them is demoted (a case needs a root)."""
+    banned = dict(banned)
+    out_ops, out_kinds = set(), set()
+    for feature in demoted:
+        kind, _, name = feature.partition(":")
+        name, _, dtype = name.partition("@")
+        if kind == "container":
+            out_kinds.add(name)
+        elif kind == "op" and name in OPS and name != "input":
+            if dtype:
+                banned[name] = banned.get(name, frozenset()) | {dtype}
+            else:
+                out_ops.add(name)
+                banned[name] = frozenset(EVERY_DTYPE)
+    return (tuple(n for n in ops if n not in out_ops), banned,
+            tuple(k for k in kinds if k not in out_kinds) or kinds)
+
+
 _DEFAULTS = dict(dtypes=None, include_complex=False, containers=None, op_families=None, ops=None, max_ops=8, max_depth=4, max_leaves=6,
                  max_inputs=3, max_rank=4, max_side=3, sizes=None, exportable=None, exclude=None, input_trees=False,
-                 dynamic=False)
+                 dynamic=False, steer=None)

@@ -48,7 +48,7 @@ def _value_depths(values: Sequence[Value]) -> list[int]:
 #: ``strategies.ops.samples``: some 500 ops in six families, against some 190 in the other
 #: twenty) is drawn in proportion to the ops it holds, so that a nightly's draws meet
 #: its ops as often as the hand-written ones.
-_WEIGHT = {"leaf": 3, "special": 3, "none": 2,
+_WEIGHT = {"leaf": 3, "special": 3, "none": 2, "nonfinite": 6,
            "opinfo": 2, "opinfo_torch": 6, "opinfo_functional": 3, "opinfo_module": 3, "opinfo_math": 3}
 
 

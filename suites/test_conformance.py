@@ -8,8 +8,9 @@ from harness.calibration import calibrate, worth_it
 from harness.config import ci_op_families
 from harness.conformance import conformance_property
 from harness.known import match
+from harness.steering import Learner
 from reports.evidence import known_rows
-from strategies import cases
+from strategies import Steer, cases
 from suites.filing import run_search
 
 
@@ -64,15 +65,24 @@ def _search(backend, backend_spec, shard, run_case, recorder, known_row, run_con
             recorder.record_calibration(backend.name, calibrated)
         exclude = calibrated["features"] or None
     families = ci_op_families(dynamic=dynamic) if run_config.profile == "ci" else None
-    if dynamic:  # torch.export rejects an unregistered dict subclass whatever the shapes: none drawn
-        strategy = cases(exclude=exclude, dynamic=True, exportable=True, op_families=families)
-    elif input_trees:
-        strategy = cases(exclude=exclude, input_trees=True, op_families=families)
-    else:
-        strategy = cases(exclude=exclude, op_families=families) if exclude or families else None
     search = "input-trees" if input_trees else "dynamic-shapes" if dynamic else "main"
+    steering = config.getoption("--steer")
+    # Steered as calibrated: where the run is long enough to learn (not the ci profile's
+    # 300, whose draws are the ones its survey saw).
+    learner = Learner(Steer()) if steering == "on" or steering == "auto" and worth_it(run_config.examples()) else None
+    steer = learner.steer if learner is not None else None
+    if dynamic:  # torch.export rejects an unregistered dict subclass whatever the shapes: none drawn
+        strategy = cases(exclude=exclude, dynamic=True, exportable=True, op_families=families, steer=steer)
+    elif input_trees:
+        strategy = cases(exclude=exclude, input_trees=True, op_families=families, steer=steer)
+    else:
+        strategy = cases(exclude=exclude, op_families=families, steer=steer) if exclude or families or steer else None
     check = conformance_property(
         backend, backend_spec, run_case, recorder, strategy, keep_going=keep_going, known_row=known_row, shard=shard,
         examples=run_config.examples(search),
-        database_name=_DATABASES[search].format(backend=backend.name), dynamic=dynamic)
-    run_search(check, backend.name, recorder, run_case, run_config.untriaged)
+        database_name=_DATABASES[search].format(backend=backend.name), dynamic=dynamic, learner=learner)
+    try:
+        run_search(check, backend.name, recorder, run_case, run_config.untriaged)
+    finally:
+        if steer is not None:
+            recorder.record_steering(backend.name, steer.demoted)

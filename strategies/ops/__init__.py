@@ -19,7 +19,7 @@ from typing import Any
 import torch
 from torch.utils import _pytree as pytree
 
-from . import elementwise, idioms, layers, leaves, masks, mathops, opinfo, reductions, samples, shapes, sizes, state
+from . import edges, elementwise, idioms, layers, leaves, masks, mathops, opinfo, reductions, samples, shapes, sizes, state
 from .base import (
     COMPLEX,
     DOMAIN,
@@ -55,6 +55,7 @@ NONFINITE_OK = frozenset({
     "tensor_split", "squeeze", "unsqueeze", "narrow", "strided_slice", "diagonal", "tril", "triu", "pad", "transpose",
     "flatten",
     "split_heads", "flatten_batch", "arange_of", "narrow_half", "slice_but_last", "new_zeros_rows", "new_full_pairs",
+    "pad_nonfinite", "index_fill_nonfinite", "fill_nonfinite",
 })
 
 #: Ops an op needs beside it to be drawn at all (``item`` reads what a tuple op returns).
@@ -63,7 +64,7 @@ COMPANIONS = {"item": ("topk", "sort", "split", "var_mean", "aminmax"),
               "mask_broadcast": ("gt", "any"), "setitem_mask": ("gt", "any")}
 
 OPS: dict[str, Op] = {}
-for _module in (leaves, elementwise, mathops, reductions, shapes, layers, state, sizes, idioms, masks):
+for _module in (leaves, elementwise, mathops, reductions, shapes, layers, state, sizes, idioms, masks, edges):
     for _op in _module.OPS:
         if _op.name in OPS:
             raise ValueError(f"op {_op.name!r} is defined twice")

@@ -9,7 +9,12 @@ vocabulary already draws under its name is left to it (``__init__`` skips the na
 Each becomes an op of family ``opinfo`` (``opinfo_shape`` for the few whose result's shape
 is not the operand's on unit dims or a 0-d tensor: ``squeeze_copy``, ``atleast_1d``), and
 ``<name>_`` for its in-place form where it has one (the table says which). An operand whose values (widened by its error)
-leave the sample's interval is clamped into it first, so eager defines every value. The
+leave the sample's interval is clamped into it first, so eager defines every value. An
+operand that may hold +-inf or NaN (``TensorType.nonfinite``) is taken where eager's
+result on them is the same in every float dtype the function has (``_nonfinite_images``:
+``sin(inf)`` is NaN, ``tanh(-inf)`` is -1 in each), so a NaN or an inf goes on through the
+program as models carry them; the clamp, where there is one, sends +-inf to the
+interval's bounds and keeps NaN. The
 range and error of the result are not derived by hand: they are measured on a float64
 grid of the operand's interval (257 points, widened by the steepest step seen), and the
 error is that slope times the operand's error plus 8 units of roundoff, an allowance
@@ -103,6 +108,33 @@ def _image_fits(sample: dict[str, Any], call: str, dtype: str) -> bool:
     return math.isfinite(lo) and math.isfinite(hi) and fits(dtype, lo, hi)
 
 
+#: What the function is asked on, beside its interval: the values of an ``extreme`` input.
+_NONFINITE = (float("nan"), float("inf"), -float("inf"))
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _nonfinite_images(call: str, kwargs: str, dtypes: tuple[str, ...]) -> tuple[float, ...] | None:
+    """The finite values the function takes on +-inf and NaN, where eager gives the same
+    result (NaN for NaN) in each of ``dtypes`` as float64 rounded to it; else None: an
+    image that depends on the dtype (``nan_to_num``'s largest float) is the dtype's
+    business, not a value two frontends must agree on."""
+    with torch.no_grad():
+        exact = _function(call)(torch.tensor(_NONFINITE, dtype=torch.float64), **json.loads(kwargs))
+        for dtype in dtypes:
+            d = getattr(torch, dtype)
+            try:
+                got = _function(call)(torch.tensor(_NONFINITE, dtype=d), **json.loads(kwargs))
+            except RuntimeError:
+                return None
+            want = exact.to(d)
+            if got.dtype != d or not torch.equal(got.isnan(), want.isnan()) or \
+                    not torch.equal(got[~got.isnan()], want[~want.isnan()]):
+                return None
+    finite = tuple(float(v) for v in exact if math.isfinite(float(v)))
+    # A finite image stays a value every later op can take in each dtype.
+    return finite if all(fits(d, min(finite, default=0.0), max(finite, default=0.0)) for d in dtypes) else None
+
+
 def _op(entry_name: str, entry: dict[str, Any], inplace: bool = False) -> Op:
     """The function's op; with ``inplace``, its in-place form on a fresh copy of the
     operand (``<name>_``: ``x.clone().sin_()``, ``F.silu(x.clone(), inplace=True)``)."""
@@ -113,8 +145,14 @@ def _op(entry_name: str, entry: dict[str, Any], inplace: bool = False) -> Op:
     # whole interval bounds every result, so acceptance asks only whether that fits.
     fitting = frozenset(d for d in dtypes if all(_image_fits(s, entry["call"], d) for s in entry["samples"]))
 
+    # Every sample defined on +-inf and NaN in every dtype that fits: a nonfinite operand
+    # is taken in those dtypes, and a clamp-free call widens its range by what f(+-inf) is.
+    images = [_nonfinite_images(entry["call"], json.dumps(s["kwargs"], sort_keys=True), tuple(sorted(fitting)))
+              for s in entry["samples"]]
+    defined_nonfinite = bool(fitting) and all(i is not None for i in images)
+
     def accepts(t: Type) -> bool:
-        return isinstance(t, TensorType) and t.dtype in fitting and real(t) and not t.nonfinite
+        return isinstance(t, TensorType) and t.dtype in fitting and real(t) and (not t.nonfinite or defined_nonfinite)
 
     def render(o: tuple[str, ...], a: dict, s: str) -> str:
         chosen = entry["samples"][a["sample"]]
@@ -130,7 +168,9 @@ def _op(entry_name: str, entry: dict[str, Any], inplace: bool = False) -> Op:
         return f"{entry['call']}({x}{kwargs})"
 
     def derive(types: tuple[TensorType, ...], attrs: dict, out: Type) -> Type:
-        lo, hi, spread, _ = _plan(entry, attrs["sample"], types[0])
+        lo, hi, spread, clamped = _plan(entry, attrs["sample"], types[0])
+        if types[0].nonfinite and not clamped:  # f(+-inf) reaches the result
+            lo, hi = min(lo, *images[attrs["sample"]], lo), max(hi, *images[attrs["sample"]], hi)
         return finish(out, lo, hi, spread + rounding(out, lo, hi, EVALUATION_ULPS))
 
     def draw_attrs(draw: Any, types: tuple[TensorType, ...]) -> dict:
@@ -139,7 +179,8 @@ def _op(entry_name: str, entry: dict[str, Any], inplace: bool = False) -> Op:
     # A function that keeps every shape is elementwise in the inference's sense too (its
     # type is inferred once per dtype and rank, ``strategies.ops._broadcasts``).
     family = "opinfo" if entry["keeps_shape"] else "opinfo_shape"
-    return Op(op_name(entry_name) + ("_" if inplace else ""), family, 1, accepts, render, derive, draw_attrs)
+    return Op(op_name(entry_name) + ("_" if inplace else ""), family, 1, accepts, render, derive, draw_attrs,
+              nonfinite_ok=defined_nonfinite)
 
 
 OPS = [_op(name, entry, inplace) for name, entry in sorted(_load().items())

@@ -1,0 +1,89 @@
+"""What a run learns to draw less, as it goes: the features of cases a row keeps explaining.
+
+A case a frontend rejects cleanly, or one that meets a bug already on file, is a case not
+compared. The learner here watches each backend's verdicts in a run and, every
+``CHECK_EVERY`` cases, moves to the run's steer (``strategies.Steer``) the features that
+explain a row's verdicts by themselves (``learn``): a container kind, an op, an op on a
+first operand of one dtype (``case_features``). The steer then draws them only in its
+free share (``strategies.steering.FREE_ONE_IN``), so the rest of the run is spent where
+the frontend converts and the bugs are not on file yet, and the free share still shows
+each rejection and each known bug (and an upstream fix).
+
+A feature is demoted when every case of the run holding it was explained by one row, at
+least ``MIN_CASES[kind]`` of them: two clean rejections, three known bugs ("a few"). A
+feature seen in any other case (a pass, a mismatch no row names, another row's verdict
+too) stays, and so does a row whose verdicts share no such feature.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from strategies import Case, Steer, op_dtype_pairs
+
+from .known import Known
+
+__all__ = ["CHECK_EVERY", "MIN_CASES", "Learner", "case_features", "learn"]
+
+#: Cases between two lessons: ``learn`` reads every record so far.
+CHECK_EVERY = 10
+#: Verdicts of one row a feature must explain before it is demoted, by the row's kind.
+MIN_CASES = {"unsupported": 2, "bug": 3, "documented": 3}
+
+
+def case_features(case: Case) -> set[str]:
+    """What the generator can leave out: ``container:<kind>``, ``op:<name>``, and
+    ``op:<name>@<dtype>`` (the op on a first operand of that dtype, ``op_dtype_pairs``)."""
+    case = case.pruned()
+    found = {f"container:{c.kind}" for c in case.containers()}
+    found |= {f"op:{value.op}" for value in case.values if value.op != "input"}  # every case needs input
+    found |= {f"op:{pair}" for pair in op_dtype_pairs(case)}
+    return found
+
+
+def learn(records: list[tuple[frozenset[str], str | None]],
+          min_cases: int | Callable[[str], int] = 2) -> dict[str, dict[str, Any]]:
+    """feature -> {"row", "cases"} from (features of a case, the row that explained it, or
+    None for any other verdict): features chosen greedily, the one that explains the most
+    not-yet-explained cases first (coarser before finer: an op before the op on one
+    dtype), each explaining at least ``min_cases`` (of its row) cases, all of one row, and
+    met in no case that row did not explain."""
+    need = min_cases if callable(min_cases) else lambda row: min_cases
+    tainted = {f for features, row in records if row is None for f in features}
+    unexplained = [(features, row) for features, row in records if row is not None]
+    chosen: dict[str, dict[str, Any]] = {}
+    while True:
+        counts: Counter = Counter()
+        rows: dict[str, set[str]] = {}
+        for features, row in unexplained:
+            for f in features - tainted:
+                counts[f] += 1
+                rows.setdefault(f, set()).add(row)
+        eligible = [f for f in counts if len(rows[f]) == 1 and counts[f] >= need(next(iter(rows[f])))]
+        if not eligible:
+            return chosen
+        best = max(eligible, key=lambda f: (counts[f], -f.count("@"), f))
+        chosen[best] = {"row": next(iter(rows[best])), "cases": counts[best]}
+        unexplained = [(features, row) for features, row in unexplained if best not in features]
+
+
+class Learner:
+    """Feeds one backend's verdicts in a run to its steer."""
+
+    def __init__(self, steer: Steer) -> None:
+        self.steer = steer
+        self.records: list[tuple[frozenset[str], str | None]] = []
+        self.kinds: dict[str, str] = {}
+
+    def observe(self, case: Any, known: Known | None) -> None:
+        """One judged case and the row that explained it (None: passed, or no row did)."""
+        if not isinstance(case, Case):  # a user's model or a dynamic case: no generator features
+            return
+        features = frozenset(case_features(case))
+        if known is not None:
+            self.kinds[known.id] = known.kind
+        self.records.append((features, known.id if known is not None else None))
+        if len(self.records) % CHECK_EVERY == 0:
+            self.steer.demote(learn(self.records, lambda row: MIN_CASES.get(self.kinds.get(row, ""), 3)))

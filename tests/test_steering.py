@@ -1,0 +1,119 @@
+"""A run's steer: what a row keeps explaining is drawn only in the free share for the rest
+of the run, what passes is never demoted, and a failing case shrinks under a frozen steer."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, Phase, given, seed, settings
+from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
+
+from harness.backends.reference import Eager
+from harness.conformance import ConformanceFailure, Recorder, conformance_property
+from harness.known import Known
+from harness.runner import execute
+from harness.steering import CHECK_EVERY, Learner, case_features, learn
+from strategies import Steer, cases
+from strategies.steering import FREE_ONE_IN
+from tests.harness_backends import distorting_backend
+
+DRAWS = settings(max_examples=300, derandomize=True, database=None, deadline=None, phases=[Phase.generate],
+                 suppress_health_check=list(HealthCheck))
+
+
+def test_learn_demotes_the_feature_a_row_explains_alone_and_nothing_that_passed() -> None:
+    a, b, c = frozenset({"op:cumsum", "container:tuple"}), frozenset({"op:cumsum", "op:add"}), frozenset({"op:add"})
+    assert learn([(a, "row-1"), (b, "row-1"), (c, None)]) == {"op:cumsum": {"row": "row-1", "cases": 2}}
+    # Seen once only, or under two rows: not yet the cause.
+    assert learn([(a, "row-1")]) == {}
+    # Under two rows, a feature is neither's cause; each row's own feature is.
+    assert learn([(a, "row-1"), (b, "row-2")], 1) == {"op:add": {"row": "row-2", "cases": 1},
+                                                        "op:cumsum": {"row": "row-1", "cases": 1}}
+    # A row whose cases share no feature that also passes elsewhere demotes nothing.
+    assert learn([(c, "row-1"), (c, "row-1"), (c, None)]) == {}
+    # A bug row needs more cases than a clean rejection.
+    assert learn([(a, "bug"), (b, "bug")], lambda row: 3) == {}
+
+
+def _ops_drawn(strategy) -> Counter:
+    seen: Counter = Counter()
+
+    @DRAWS
+    @given(st.data())
+    def draw(data) -> None:
+        seen.update({v.op for v in data.draw(strategy).pruned().values})
+
+    draw()
+    return seen
+
+
+def test_a_demoted_op_is_drawn_in_the_free_share_only() -> None:
+    steer = Steer()
+    steer.demote({"op:add": {"row": "r", "cases": 2}, "container:list": {"row": "r", "cases": 2}})
+    free, steered = _ops_drawn(cases(ops=["add", "mul", "neg"])), _ops_drawn(cases(ops=["add", "mul", "neg"], steer=steer))
+    assert free["add"] >= 60, free
+    # One case in FREE_ONE_IN is free: about 300 / 20 draws, with room for chance.
+    assert 0 < steered["add"] <= 3 * 300 // FREE_ONE_IN, steered
+    assert steered["mul"] > free["mul"]  # the budget went to what is left
+
+
+def test_cases_checks_its_steer_and_shows_it() -> None:
+    with pytest.raises(InvalidArgument, match="steer"):
+        cases(steer={"op:add"})
+    assert "steer=Steer(0 features demoted)" in repr(cases(steer=Steer()))
+
+
+def _rejects(op: str) -> Known:
+    return Known(id=f"rejects-{op}", backends=("*",), kind="unsupported", reason=f"a frontend that refuses {op}")
+
+
+def test_a_run_steers_away_from_what_a_row_keeps_rejecting() -> None:
+    """The run learns as it goes: a frontend (planted: eager itself, and a row that claims
+    every case holding a ``mul`` as a clean rejection) stops getting ``mul`` after a few
+    cases, the free share still draws it, and the recorder says why."""
+    row = _rejects("mul")
+    backend = Eager()
+    steer = Steer()
+    recorder = Recorder()
+    with_mul: list[bool] = []
+
+    def run_case(case, options):
+        with_mul.append("op:mul" in case_features(case))
+        return execute(backend, case, options)
+
+    def known_row(verdict):
+        return row if with_mul[-1] else None
+
+    strategy = cases(ops=["mul", "add"], max_ops=3, steer=steer)
+    check = seed(7)(settings(DRAWS, max_examples=300)(conformance_property(
+        backend, "harness", run_case, recorder, strategy, keep_going=True, known_row=known_row, learner=Learner(steer))))
+    check()
+    assert steer.demoted["op:mul"]["row"] == row.id
+    # Until the first lesson, mul is in about half the cases; after it, in the free
+    # share's (one in FREE_ONE_IN, half of them with a mul), never in none.
+    before, after = with_mul[:CHECK_EVERY], with_mul[CHECK_EVERY:]
+    assert sum(before) >= 2, with_mul
+    assert 0 < sum(after) <= 2 * len(after) // FREE_ONE_IN, (sum(before), sum(after))
+    recorder.record_steering(backend.name, steer.demoted)
+    assert recorder.steered[backend.name]["op:mul"]["row"] == row.id
+
+
+def test_a_failing_case_shrinks_under_the_steer_it_was_drawn_with() -> None:
+    """A planted distortion is still caught and shrunk when the run is steered: the steer
+    freezes at the failure, so the shrinker's replays draw what the failing draw did."""
+    backend = distorting_backend("nudge_one_value")
+    steer = Steer()
+    steer.demote({"op:neg": {"row": "r", "cases": 2}})
+
+    def run_case(case, options):
+        return execute(backend, case, options)
+
+    check = seed(3)(settings(DRAWS, max_examples=300, phases=list(Phase))(conformance_property(
+        backend, "harness", run_case, Recorder(), cases(ops=["add", "neg"], max_ops=3, steer=steer),
+        learner=Learner(steer))))
+    with pytest.raises(ConformanceFailure) as info:
+        check()
+    assert steer.frozen
+    assert len(info.value.case.values) == 1, info.value.case
