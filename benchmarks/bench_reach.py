@@ -44,17 +44,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import json
 import logging
 import re
-import signal
 import sys
 import time
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -70,6 +67,7 @@ from benchmarks.bench_coverage import _calibrated_away  # noqa: E402
 from benchmarks.docs_section import Measurement, capture  # noqa: E402
 from harness.backends.tvm import flat_tensor_module  # noqa: E402
 from harness.config import Config  # noqa: E402
+from harness.optables import FORMS, decomposition_tables, frontends, fx_names, overloads, time_box  # noqa: E402
 from strategies import cases, materialize  # noqa: E402
 from strategies.engine import draw_as_the_suite_does  # noqa: E402
 
@@ -84,98 +82,6 @@ SHOW, BATCH, TIME_BOX = 30, 24, 60
 HARVEST_RULES = 1
 #: What is exported and traced: (name, module, args, kwargs, the modules fx traces).
 Member = tuple[str, torch.nn.Module, tuple[Any, ...], dict[str, Any], list[torch.nn.Module]]
-
-
-@contextlib.contextmanager
-def time_box(seconds: int) -> Iterator[None]:
-    """TimeoutError after ``seconds``: one sample generator or export must not stall the run."""
-    def expire(*_: Any) -> None:
-        raise TimeoutError(f"over {seconds} s")
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-def overloads(gm: torch.fx.GraphModule) -> set[str]:
-    """The overloads a graph calls ("aten.add.Tensor"), in cond's and map's subgraphs too."""
-    return {str(n.target) for m in gm.modules() if isinstance(m, torch.fx.GraphModule)
-            for n in m.graph.nodes if n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload)}
-
-
-def fx_names(gm: torch.fx.GraphModule) -> set[str]:
-    """What TorchFXImporter looks each node up by: a function's ``__name__``, a method's
-    name, a leaf module's class (written ``nn.Linear``)."""
-    modules = dict(gm.named_modules())
-    return {getattr(n.target, "__name__", str(n.target)) if n.op == "call_function" else
-            n.target if n.op == "call_method" else f"nn.{type(modules[n.target]).__name__}"
-            for n in gm.graph.nodes if n.op in ("call_function", "call_method", "call_module")}
-
-
-@functools.cache
-def _onnx_registry() -> Any:
-    """torchlib's registry, as torch.onnx.export builds it (once: it takes seconds)."""
-    from torch.onnx._internal.exporter import _registration
-
-    logging.getLogger("torch.onnx").setLevel(logging.ERROR)  # "torchvision is not installed. Skipping ..."
-    return _registration.ONNXRegistry.from_torchlib()
-
-
-def decomposition_tables() -> dict[str, dict[Any, Callable]]:
-    """The decomposed graphs' tables, each built as its frontend builds it on every call."""
-    from openvino.frontend.pytorch.torchdynamo.export_decompositions import ops_to_not_decompose
-    from torch.export.decomp_utils import CustomDecompTable
-    from torch.onnx._internal.exporter import _decomp
-
-    # torch.onnx's _fx_passes.decompose_with_registry, and OpenVINO's
-    # TorchFXPythonDecoder.from_exported_program (torch >= 2.6), materialised once.
-    onnx = _decomp.create_onnx_friendly_decomposition_table(set(_decomp.get_onnx_implemented_overloads(_onnx_registry())))
-    openvino = CustomDecompTable()
-    for op in ops_to_not_decompose():
-        openvino.pop(op, None)
-    return {"core": torch.export.default_decompositions().materialize(), "onnx": onnx,
-            "openvino": openvino.materialize()}
-
-
-@dataclass
-class Frontend:
-    name: str
-    table: set[str]
-    forms: tuple[str, ...]  # the graphs it reads: "exported", "fx", or a decomposition_tables() key
-    source: str
-    key: Callable[[str], str] = str  # a name read from a graph -> the table's key
-
-
-def frontends() -> list[Frontend]:
-    """Each frontend's own table, read from the installed library now."""
-    from openvino.frontend.pytorch.torchdynamo.export_decompositions import ops_to_not_decompose
-    from openvino.frontend.pytorch.torchdynamo.op_support import OperatorSupport
-    from tvm.relax.frontend.torch.exported_program_translator import ExportedProgramImporter
-    from tvm.relax.frontend.torch.fx_translator import TorchFXImporter
-
-    # TVM looks an overload up by its __name__ ("add.Tensor"); its keys without a dot
-    # are Python functions (symbolic-int arithmetic, getitem, cond), no overload.
-    tvm_ep = {k for k in ExportedProgramImporter().create_convert_map() if "." in k}
-    fx = {k if isinstance(k, str) else f"nn.{k.__name__}" for k in TorchFXImporter().create_convert_map()}
-    onnx = {str(meta[0].fx_target) for meta in _onnx_registry().functions.values()
-            if isinstance(meta[0].fx_target, torch._ops.OpOverload)}
-    openvino = {k.removeprefix("torch.ops.") for k in OperatorSupport({})._support_dict if k.startswith("torch.ops.")}
-    openvino |= {str(op) for op in ops_to_not_decompose()}  # kept whole by convert_model: its translators take them
-    return [
-        Frontend("tvm-ep", tvm_ep, ("exported", "core"), "`ExportedProgramImporter.create_convert_map()`",
-                 lambda name: name.split(".", 1)[1]),
-        Frontend("tvm-fx", fx, ("fx",), "`TorchFXImporter.create_convert_map()`"),
-        Frontend("onnx", onnx, ("onnx",), "`ONNXRegistry.from_torchlib()`"),
-        Frontend("openvino", openvino, ("openvino",), "`OperatorSupport` + `ops_to_not_decompose()`"),
-    ]
-
-
-#: How each frontend's graph is made, for the table.
-FORMS = {"exported": "as exported", "core": "`run_decompositions()`", "fx": "`fx.symbolic_trace`",
-         "onnx": "the exporter's decompositions", "openvino": "`convert_model`'s decompositions"}
 
 
 def _record(member: Member, forms: set[str]) -> dict[str, Any]:

@@ -144,7 +144,7 @@ class Recorder:
         record = {"backend": verdict.backend, "outcome": verdict.outcome, "seconds": verdict.seconds,
                   "known": [known.id, known.kind] if known is not None else None, "notes": list(verdict.notes),
                   "features": sorted(kind_of(case).features(case))}
-        if isinstance(case, Case):
+        if kind_of(case).generated:
             record["depth"] = chain_depth(case.pruned())
         if verdict.sizes:  # a dynamic case: the outcome at each size it ran at
             record["sizes"] = [[s["role"], s["outcome"]] for s in verdict.sizes]
@@ -345,7 +345,7 @@ def conformance_property(
                 learner.steer.freeze()
             raise failure
         if learner is not None:
-            learner.observe(case, judged.known)
+            learner.observe(case, judged.known, judged.verdict)
         if failure is not None:
             recorder.record_new(failure)
 

@@ -13,19 +13,29 @@ A feature is demoted when every case of the run holding it was explained by one 
 least ``MIN_CASES[kind]`` of them: two clean rejections, three known bugs ("a few"). A
 feature seen in any other case (a pass, a mismatch no row names, another row's verdict
 too) stays, and so does a row whose verdicts share no such feature.
+
+A clean rejection that names the op it refused ("Unsupported function types
+['logcumsumexp.default']", "conversion of operation scaled_dot_product_attention")
+demotes that op at once (``named_ops``): the frontend said which, and the long tail of
+ops a frontend never converts, each met a few times in a run, would otherwise cost two
+cases apiece.
 """
 
 from __future__ import annotations
 
+import functools
+import re
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from strategies import Case, Steer, op_dtype_pairs
+from strategies import OPS, Case, Steer, op_dtype_pairs
 
 from .known import Known
+from .subjects import kind_of
+from .verdict import Verdict
 
-__all__ = ["CHECK_EVERY", "MIN_CASES", "Learner", "case_features", "learn"]
+__all__ = ["CHECK_EVERY", "MIN_CASES", "Learner", "case_features", "learn", "named_ops"]
 
 #: Cases between two lessons: ``learn`` reads every record so far.
 CHECK_EVERY = 10
@@ -69,6 +79,21 @@ def learn(records: list[tuple[frozenset[str], str | None]],
         unexplained = [(features, row) for features, row in unexplained if best not in features]
 
 
+@functools.cache
+def _callable_name(op: str) -> str:
+    """The name a frontend calls a generator op by: ``sample_nn_functional_x``,
+    ``sample_x_`` and ``x_`` are ``x`` (``sample_nn_Conv2d`` is ``Conv2d``)."""
+    return op.removeprefix("sample_").removeprefix("nn_").removeprefix("special_").rstrip("_")
+
+
+def named_ops(case: Case, message: str) -> set[str]:
+    """The ops of ``case`` that a frontend's message names as a word of its own (an
+    overload's name before its dot: ``logcumsumexp`` in ``'logcumsumexp.default'``)."""
+    words = set(re.findall(r"[A-Za-z][A-Za-z0-9_]*", message))
+    return {v.op for v in case.pruned().values if v.op in OPS and v.op != "input" and _callable_name(v.op) in words
+            and len(_callable_name(v.op)) > 2}
+
+
 class Learner:
     """Feeds one backend's verdicts in a run to its steer."""
 
@@ -77,13 +102,16 @@ class Learner:
         self.records: list[tuple[frozenset[str], str | None]] = []
         self.kinds: dict[str, str] = {}
 
-    def observe(self, case: Any, known: Known | None) -> None:
+    def observe(self, case: Any, known: Known | None, verdict: Verdict | None = None) -> None:
         """One judged case and the row that explained it (None: passed, or no row did)."""
-        if not isinstance(case, Case):  # a user's model or a dynamic case: no generator features
+        if not kind_of(case).generated:  # a user's model, an architecture: no generator features
             return
         features = frozenset(case_features(case))
         if known is not None:
             self.kinds[known.id] = known.kind
+            if known.kind == "unsupported" and verdict is not None and verdict.message:
+                self.steer.demote({f"op:{op}": {"row": known.id, "cases": 1}
+                                   for op in named_ops(case, verdict.message) if f"op:{op}" not in self.steer.demoted})
         self.records.append((features, known.id if known is not None else None))
         if len(self.records) % CHECK_EVERY == 0:
             self.steer.demote(learn(self.records, lambda row: MIN_CASES.get(self.kinds.get(row, ""), 3)))

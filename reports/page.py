@@ -29,7 +29,7 @@ from strategies.dynamic import ROLES
 
 from .entries import CORPUS, entry_id
 
-__all__ = ["BUDGET_HEADER", "COLOURS", "budget_rows", "feature_groups", "render_page", "steered_rows"]
+__all__ = ["BUDGET_HEADER", "COLOURS", "STEERED_HEADER", "budget_rows", "feature_groups", "render_page", "steered_rows"]
 
 #: Outcome colours: pass green, a clean rejection grey, the three failures warm.
 COLOURS = {"pass": "#3a9d5d", "unsupported": "#b8bec6", "crash": "#d64541", "hang": "#7b4fa0", "mismatch": "#f0a030"}
@@ -209,8 +209,21 @@ def budget_rows(recorder: Any) -> list[list[str]]:
             for b, s in recorder.budget().items()]
 
 
+#: The columns of ``steered_rows``.
+STEERED_HEADER = ["backend", "why (the row, or the op table)", "features", "cases", "steered away"]
+
+
 def steered_rows(recorder: Any) -> list[list[str]]:
-    return [[b, f, e["row"], str(e["cases"])] for b, fs in sorted(recorder.steered.items()) for f, e in sorted(fs.items())]
+    """One row per backend and reason: the features steered away for it, with the cases
+    that taught it (an op table's: the samples read)."""
+    rows = []
+    for b, features in sorted(recorder.steered.items()):
+        by_row: dict[str, list[str]] = {}
+        for f, e in sorted(features.items()):
+            by_row.setdefault(e["row"], []).append(f)
+        for row, names in sorted(by_row.items(), key=lambda item: (-len(item[1]), item[0])):
+            rows.append([b, row, str(len(names)), str(sum(features[f]["cases"] for f in names)), ", ".join(names)])
+    return rows
 
 
 def render_page(data: dict[str, Any], *, headline: str, coverage: dict[str, tuple[str, list[str]]],
@@ -272,7 +285,7 @@ def render_page(data: dict[str, Any], *, headline: str, coverage: dict[str, tupl
     parts.append("</section><section id=steered><h2>Steered away</h2><p>Features a row kept explaining in this "
                  "run, drawn in one case in 20 for the rest of it (<code>--steer off</code>: as the run began).</p>")
     steered = steered_rows(recorder)
-    parts.append(_table(["backend", "feature", "explained by", "cases"], steered) if steered else
+    parts.append(_table(STEERED_HEADER, steered) if steered else
                  "<p>Nothing: the run was not steered (ci), or no row kept explaining one feature.</p>")
     parts.append("</section><section id=calibration><h2>Calibrated away</h2>")
     calibrated = [[b, f, e["row"], f"{e['cases']} of {c['cases']} cases"] for b, c in sorted(data["calibration"].items())

@@ -23,7 +23,7 @@ from harness.versions import versions
 from strategies import OPS, admitted_pairs
 
 from .entries import CORPUS
-from .page import BUDGET_HEADER, DYNAMIC_HEADER, budget_rows, dynamic_rows, render_page, steered_rows
+from .page import BUDGET_HEADER, DYNAMIC_HEADER, STEERED_HEADER, budget_rows, dynamic_rows, render_page, steered_rows
 
 __all__ = ["architecture_table", "end_session", "outcome_table", "pair_coverage", "rebuild", "write_latest"]
 
@@ -223,7 +223,7 @@ def write_latest(recorder: Any, directory: Path, status: str = "complete", *, co
     md += ["## Where the budget went", "", _markdown_table(BUDGET_HEADER, budget_rows(recorder)), ""]
     if recorder.steered:
         md += ["## Steered away (drawn in one case in 20 for the rest of the run)", "",
-               _markdown_table(["backend", "feature", "explained by", "cases"], steered_rows(recorder)),
+               _markdown_table(STEERED_HEADER, steered_rows(recorder)),
                "", "Run with `--steer off` to draw as the run began.", ""]
     if recorder.calibration:
         md += ["## Calibrated away (drawn no more: always rejected cleanly in the calibration pass)", "",

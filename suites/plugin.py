@@ -91,7 +91,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--steer", choices=("auto", "on", "off"), default="auto",
                     help="draw what a run keeps seeing rejected cleanly or explained by a known bug only "
                          "in one case in 20 for the rest of the run (harness/steering.py): auto = on "
-                         "where calibration is (nightly, not ci); off = draw as the run began")
+                         "but with the ci profile (its draws are the surveyed ones); off = draw as the run began")
     group.addoption("--shapes", choices=("all", "static", "dynamic"), default="all",
                     help="which conformance searches run: static shapes only, dynamic shapes only "
                          "(compiled once, called at every size), or all (default)")

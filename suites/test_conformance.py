@@ -8,6 +8,7 @@ from harness.calibration import calibrate, worth_it
 from harness.config import ci_op_families
 from harness.conformance import conformance_property
 from harness.known import match
+from harness.optables import refused
 from harness.steering import Learner
 from reports.evidence import known_rows
 from strategies import Steer, cases
@@ -67,10 +68,11 @@ def _search(backend, backend_spec, shard, run_case, recorder, known_row, run_con
     families = ci_op_families(dynamic=dynamic) if run_config.profile == "ci" else None
     search = "input-trees" if input_trees else "dynamic-shapes" if dynamic else "main"
     steering = config.getoption("--steer")
-    # Steered as calibrated: where the run is long enough to learn (not the ci profile's
-    # 300, whose draws are the ones its survey saw).
-    learner = Learner(Steer()) if steering == "on" or steering == "auto" and worth_it(run_config.examples()) else None
+    # Every profile but ci is steered: the ci profile's draws are the ones its survey saw.
+    learner = Learner(Steer()) if steering == "on" or steering == "auto" and run_config.profile != "ci" else None
     steer = learner.steer if learner is not None else None
+    if steer is not None:  # what the frontend's own op table has no converter for, from the first case
+        steer.demote(refused(backend.name, run_config.cache))
     if dynamic:  # torch.export rejects an unregistered dict subclass whatever the shapes: none drawn
         strategy = cases(exclude=exclude, dynamic=True, exportable=True, op_families=families, steer=steer)
     elif input_trees:

@@ -6,6 +6,7 @@ checked on the outputs of other ops too, not only on inputs."""
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable
 from typing import Any
@@ -209,3 +210,36 @@ def test_div_by_a_python_scalar_with_a_rounding_mode_agrees_with_eager(dtype: st
     case = find(cases(ops=["div_mode_scalar"], dtypes=[dtype], max_ops=4), wanted,
                 settings=settings(FAST, max_examples=2000, phases=[Phase.generate]))
     run_program(case, log=lambda _: None)
+
+
+def _form_cases() -> list[tuple[str, int]]:
+    from strategies.ops import samples
+
+    return [(name, i) for name, entry in sorted(json.loads(samples.TABLE.read_text())["ops"].items())
+            if entry["kind"] == "function" for i, s in enumerate(entry["samples"])
+            if len(samples.forms_of(entry["call"], s)) > 1]
+
+
+def test_every_call_form_of_a_function_computes_what_the_sample_does() -> None:
+    """A keyword passed as a position, or a position by keyword, is the same call to eager:
+    a difference between forms on a frontend is the frontend's (``samples.FORMS``)."""
+    from strategies.ops import samples
+
+    table = json.loads(samples.TABLE.read_text())["ops"]
+    checked = 0
+    for name, i in _form_cases():
+        op_name = samples.op_name(name)
+        if op_name not in OPS:
+            continue
+        entry = table[name]
+        sample = entry["samples"][i]
+        t = TensorType("float64", (64,), -1.0, 1.0)
+        x = torch.linspace(-1, 1, 64, dtype=torch.float64)
+        outs = []
+        for form in samples.forms_of(entry["call"], sample):
+            source = samples._call(entry, sample, "x", t, False, form)
+            outs.append(eval(source, {"torch": torch, "x": x, "float": float}))  # noqa: S307 - the suite's own render
+        for other in outs[1:]:
+            torch.testing.assert_close(other, outs[0], equal_nan=True, msg=lambda m, n=name: f"{n}: {m}")
+        checked += 1
+    assert checked >= 100, checked

@@ -23,7 +23,7 @@ from reports.merge import main as merge_main
 from tests.processes import run_suite
 
 BROWSER = next((shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)), None)
-SECTIONS = ("run", "outcomes", "new", "known", "map", "coverage", "calibration", "structure")
+SECTIONS = ("run", "outcomes", "new", "known", "map", "coverage", "budget", "steered", "calibration", "structure")
 BACKENDS = ("--backend", "reference", "--backend", "tests.harness_backends:Int64ToInt32")
 
 
@@ -111,6 +111,8 @@ def test_the_page_shows_every_section_the_finding_and_the_map(pages: dict[str, P
     assert "class Model" in new or "def forward" in new, "the shrunk case's source is not on the page"
     assert dom.classes.get("map", 0) >= 3 and dom.bars >= 20, (dom.classes, dom.bars)
     assert "reference" in " ".join(dom.text["map"])
+    budget = " ".join(dom.text["budget"])  # where each backend's cases went: the reference judges them all
+    assert "judged" in budget and "reference" in budget and "100%" in budget, budget[:2000]
     if run == "merged":
         assert "Merged from 2 runs" in " ".join(dom.text["run"])
     else:  # the shrunk finding was filed: the page links its entry's reproducer, which is there

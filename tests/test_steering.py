@@ -14,7 +14,8 @@ from harness.backends.reference import Eager
 from harness.conformance import ConformanceFailure, Recorder, conformance_property
 from harness.known import Known
 from harness.runner import execute
-from harness.steering import CHECK_EVERY, Learner, case_features, learn
+from harness.steering import CHECK_EVERY, Learner, case_features, learn, named_ops
+from harness.verdict import Verdict
 from strategies import Steer, cases
 from strategies.steering import FREE_ONE_IN
 from tests.harness_backends import distorting_backend
@@ -117,3 +118,21 @@ def test_a_failing_case_shrinks_under_the_steer_it_was_drawn_with() -> None:
         check()
     assert steer.frozen
     assert len(info.value.case.values) == 1, info.value.case
+
+
+def test_a_rejection_that_names_its_op_demotes_it_at_once() -> None:
+    """"Unsupported function types ['logcumsumexp.default']": the frontend said which op."""
+    from strategies import Case, Input, Ref, Value
+
+    case = Case(inputs=(Input("x0", "float32", (2,)),),
+                values=(Value("sample_logcumsumexp", ("x0",), (("sample", 0),), "float32", (2,)),
+                        Value("neg", ("v0",), (), "float32", (2,))),
+                output=Ref(1), seed=0)
+    assert named_ops(case, "AssertionError: Unsupported function types ['logcumsumexp.default']") == {
+        "sample_logcumsumexp"}
+    assert named_ops(case, "Cannot determine shape of neg_thing") == set()  # a word of its own only
+    steer = Steer()
+    verdict = Verdict(backend="b", outcome="crash", stage="import", error_type="AssertionError",
+                      message="Unsupported function types ['logcumsumexp.default']")
+    Learner(steer).observe(case, _rejects("logcumsumexp"), verdict)
+    assert steer.demoted == {"op:sample_logcumsumexp": {"row": "rejects-logcumsumexp", "cases": 1}}

@@ -31,10 +31,14 @@ modules) and ``opinfo_math`` (``torch.linalg``, ``torch.special``, ``torch.fft``
 
 from __future__ import annotations
 
+import functools
+import inspect
 import json
 import math
 from pathlib import Path
 from typing import Any
+
+import torch
 
 from ..choices import sampled
 from .base import CAP, UNIT, Op, TensorType, Type, dt, finish, real
@@ -109,23 +113,78 @@ def _source(enc: Any, cuts: list[str]) -> str:
     return repr(enc)
 
 
-def _arguments(entry: dict[str, Any], sample: dict[str, Any], x: str, t: TensorType) -> list[str]:
-    """The arguments of the call, positional then keywords, every float tensor cut from
-    ``x``. A loss's other tensors (its target, its weights) are data, as labels are:
-    detached, or torch.export (which traces with grad on) refuses a target computed from
-    a parameter that eager, under no_grad, takes."""
+#: How a function's arguments are passed (``FORMS``): as the sample writes them; every
+#: keyword that can be a position as one (``F.pad(x, (1, 1), "constant", 0.5)``); every
+#: position after the first that has a name as a keyword (``F.pad(x, pad=(1, 1))``). A
+#: converter that reads an argument by position, or ignores a keyword, gets one of them
+#: wrong; model code writes all three.
+FORMS = ("as sampled", "keywords as positions", "positions as keywords")
+
+
+@functools.cache
+def _parameters(call: str) -> tuple[tuple[str, bool], ...] | None:
+    """(name, may be passed by position) of each parameter of a Python function, in
+    order; None for a builtin (no signature to read) or a method."""
+    if call.startswith("Tensor."):
+        return None
+    target: Any = torch
+    try:
+        for part in call.removeprefix("torch.").split("."):
+            target = getattr(target, part)
+        parameters = inspect.signature(target).parameters.values()
+    except (AttributeError, ValueError, TypeError):
+        return None
+    return tuple((p.name, p.kind == p.POSITIONAL_OR_KEYWORD) for p in parameters
+                 if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD))
+
+
+def _placed(call: str, sample: dict[str, Any], form: int) -> tuple[list[Any], list[tuple[str, Any]]]:
+    """The sample's arguments, (positional, keyword), in ``FORMS[form]``."""
+    args, kwargs = list(sample["args"]), sorted(sample["kwargs"].items())
+    params = _parameters(call)
+    if form == 0 or params is None or len(args) > len(params):
+        return args, kwargs
+    if form == 1:  # the keywords that continue the positions, in the signature's order
+        given = dict(kwargs)
+        for name, positional in params[len(args):]:
+            if not positional or name not in given:
+                break
+            args.append(given.pop(name))
+        return args, sorted(given.items())
+    # Positions after the first (the input, as model code keeps it) that have a name.
+    named = [i for i in range(1, len(args)) if params[i][1] and all(params[j][1] for j in range(i, len(args)))]
+    first = named[0] if named else len(args)
+    return args[:first], [*((params[i][0], args[i]) for i in range(first, len(args))), *kwargs]
+
+
+def forms_of(call: str, sample: dict[str, Any]) -> tuple[int, ...]:
+    """The forms (``FORMS`` indices) that write ``sample``'s call differently; 0 always."""
+    found, seen = [0], [_placed(call, sample, 0)]
+    for form in range(1, len(FORMS)):
+        placed = _placed(call, sample, form)
+        if placed not in seen:
+            found.append(form)
+            seen.append(placed)
+    return tuple(found)
+
+
+def _arguments(entry: dict[str, Any], sample: dict[str, Any], x: str, t: TensorType, form: int = 0) -> list[str]:
+    """The arguments of the call, positional then keywords (placed as ``FORMS[form]``
+    says), every float tensor cut from ``x``. A loss's other tensors (its target, its
+    weights) are data, as labels are: detached, or torch.export (which traces with grad
+    on) refuses a target computed from a parameter that eager, under no_grad, takes."""
     if sample["shapes"] and _clamped(sample, t):
         lo, hi = DOMAINS[sample["domain"]]
         x = f"{x}.clamp({lo!r}, {hi!r})"
     data = ".detach()" if "loss" in entry["call"].lower() else ""
     cuts = [_cut(x, shape, i, t) + (data if i else "") for i, shape in enumerate(sample["shapes"])]
-    parts = [_source(a, cuts) for a in sample["args"]]
-    return parts + [f"{k}={_source(v, cuts)}" for k, v in sorted(sample["kwargs"].items())]
+    args, kwargs = _placed(entry["call"], sample, form)
+    return [_source(a, cuts) for a in args] + [f"{k}={_source(v, cuts)}" for k, v in kwargs]
 
 
-def _call(entry: dict[str, Any], sample: dict[str, Any], x: str, t: TensorType, inplace: bool) -> str:
+def _call(entry: dict[str, Any], sample: dict[str, Any], x: str, t: TensorType, inplace: bool, form: int = 0) -> str:
     """The call, or its in-place form on a fresh copy of its first tensor (``inplace``)."""
-    parts = _arguments(entry, sample, x, t)
+    parts = _arguments(entry, sample, x, t, form)
     if entry["call"].startswith("Tensor."):  # a method: of its first tensor, a fresh copy where it writes
         name = entry["call"].removeprefix("Tensor.") + ("_" if inplace else "")
         first = f"{parts[0]}.clone()" if name.endswith("_") else parts[0]
@@ -159,7 +218,7 @@ def _op(entry_name: str, entry: dict[str, Any], inplace: bool = False) -> Op:
         if module:
             out = f"{s}({', '.join(_arguments(entry, sample, o[0], a['_types'][0]))}){_pick(sample)}"
         else:
-            out = f"{_call(entry, sample, o[0], a['_types'][0], inplace)}{_pick(sample)}"
+            out = f"{_call(entry, sample, o[0], a['_types'][0], inplace, a.get('form', 0))}{_pick(sample)}"
         if sample.get("as_real"):
             out = f"torch.view_as_real({out})"
         if sample["shapes"]:  # a float result: held to the claimed range, which eager's values never reach
@@ -187,8 +246,14 @@ def _op(entry_name: str, entry: dict[str, Any], inplace: bool = False) -> Op:
 
         return leaf(out)
 
+    # A Python function's arguments are drawn in each form that writes them differently
+    # (a method's and an in-place call's keep the sample's: their signatures differ).
+    placed = not module and not inplace and _parameters(entry["call"]) is not None
+
     def draw_attrs(draw: Any, types: tuple[TensorType, ...]) -> dict:
-        return {"sample": draw(sampled(fitting(types[0])))}  # the simplest sample first: a shrink goes there
+        chosen = draw(sampled(fitting(types[0])))  # the simplest sample first: a shrink goes there
+        forms = forms_of(entry["call"], samples[chosen]) if placed else (0,)
+        return {"sample": chosen, **({"form": draw(sampled(forms))} if len(forms) > 1 else {})}
 
     return Op(op_name(entry_name) + ("_" if inplace else ""), family(entry_name, entry["kind"]), 1, accepts, render,
               derive, draw_attrs, state=state if module else None)
@@ -198,4 +263,4 @@ _TABLE = sorted(_load().items())
 OPS = [_op(name, entry) for name, entry in _TABLE]
 OPS += [_op(name, entry, inplace=True) for name, entry in _TABLE if any(s.get("inplace") for s in entry["samples"])]
 
-__all__ = ["OPS", "TABLE", "op_name"]
+__all__ = ["FORMS", "OPS", "TABLE", "forms_of", "op_name"]
