@@ -6,7 +6,8 @@ value reaches an eager output.
                                       [--draws 600] [--write-docs]
 
 Each backend runs the conformance suite's main search as a user runs a nightly
-(``--roundtrip-profile nightly``, its full vocabulary, ``--max-examples N``, one process,
+(``--roundtrip-profile nightly``, its full vocabulary, ``--max-examples N``, one process
+each, ``--jobs`` at once,
 ``--keep-going`` so that a new finding is counted and the search goes on, unshrunk) with
 the run's steer on, off, or both (``harness.steering``), and reads what the run recorded
 (``findings.json``: ``Recorder.budget``). "Judged": the outputs were compared (``pass`` or
@@ -31,6 +32,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -136,6 +138,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--backend", action="append", default=[], metavar="NAME",
                         help=f"a backend (repeatable; default: {', '.join(CPU_FRONTENDS)})")
     parser.add_argument("--steer", choices=("on", "off", "both"), default="both")
+    parser.add_argument("--jobs", type=int, default=2, help="backends run at once, one process each (default 2)")
     parser.add_argument("--draws", type=int, default=600, help="draws whose eager outputs are read for edge values")
     parser.add_argument("--write-docs", action="store_true",
                         help="also write the results, stamped, into their section of docs/benchmarks.md")
@@ -155,18 +158,19 @@ def _measure(options: argparse.Namespace) -> None:
     print("| steer | " + " | ".join(BUDGET_HEADER) + " | s |")
     print("|---|" + "---:|" * len(BUDGET_HEADER) + "---:|")
     notes = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for backend in options.backend or CPU_FRONTENDS:
-            for steer in steers:
-                recorder, seconds = run_backend(backend, options.n, steer, Path(tmp) / f"{backend}-{steer}")
-                rows = budget_rows(recorder) or [[backend, "0", *["-"] * (len(BUDGET_HEADER) - 2)]]
-                for row in rows:
-                    print(f"| {steer} | " + " | ".join(row) + f" | {seconds:.0f} |")
-                demoted = recorder.steered.get(backend, {})
-                if steer == "on":
-                    rows_named = Counter(e["row"] for e in demoted.values())
-                    notes.append(f"- {backend}: steered away {len(demoted)} features, by row: "
-                                 + (", ".join(f"`{r}` {k}" for r, k in rows_named.most_common(8)) or "none"))
+    backends = options.backend or CPU_FRONTENDS
+    runs = [(backend, steer) for backend in backends for steer in steers]
+    with tempfile.TemporaryDirectory() as tmp, ThreadPoolExecutor(options.jobs) as pool:
+        done = list(pool.map(lambda run: run_backend(run[0], options.n, run[1], Path(tmp) / f"{run[0]}-{run[1]}"), runs))
+        for (backend, steer), (recorder, seconds) in zip(runs, done):
+            rows = budget_rows(recorder) or [[backend, "0", *["-"] * (len(BUDGET_HEADER) - 2)]]
+            for row in rows:
+                print(f"| {steer} | " + " | ".join(row) + f" | {seconds:.0f} |")
+            demoted = recorder.steered.get(backend, {})
+            if steer == "on":
+                rows_named = Counter(e["row"] for e in demoted.values())
+                notes.append(f"- {backend}: steered away {len(demoted)} features, by row: "
+                             + (", ".join(f"`{r}` {k}" for r, k in rows_named.most_common(8)) or "none"))
     print()
     print("\n".join(notes))
     print()

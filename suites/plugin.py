@@ -90,8 +90,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                          "(nightly, not ci); off = draw everything; refresh = a new pass")
     group.addoption("--steer", choices=("auto", "on", "off"), default="auto",
                     help="draw what a run keeps seeing rejected cleanly or explained by a known bug only "
-                         "in one case in 20 for the rest of the run (harness/steering.py): auto = on "
-                         "but with the ci profile (its draws are the surveyed ones); off = draw as the run began")
+                         "in one case in 20 for the rest of the run, and from its start what the frontend's op table "
+                         "lacks (harness/steering.py, harness/optables.py): auto = learn in every profile "
+                         "but ci (its draws are the surveyed ones), the table where calibration runs; on = "
+                         "both, always; off = draw as the run began")
     group.addoption("--shapes", choices=("all", "static", "dynamic"), default="all",
                     help="which conformance searches run: static shapes only, dynamic shapes only "
                          "(compiled once, called at every size), or all (default)")

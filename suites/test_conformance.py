@@ -71,7 +71,10 @@ def _search(backend, backend_spec, shard, run_case, recorder, known_row, run_con
     # Every profile but ci is steered: the ci profile's draws are the ones its survey saw.
     learner = Learner(Steer()) if steering == "on" or steering == "auto" and run_config.profile != "ci" else None
     steer = learner.steer if learner is not None else None
-    if steer is not None:  # what the frontend's own op table has no converter for, from the first case
+    if steer is not None and (steering == "on" or worth_it(run_config.examples())):
+        # What the frontend's own op table has no converter for, from the first case: its
+        # harvest (every op drawn alone, exported and decomposed) is minutes, once per
+        # machine, and worth it where calibration is (or with --steer on).
         steer.demote(refused(backend.name, run_config.cache))
     if dynamic:  # torch.export rejects an unregistered dict subclass whatever the shapes: none drawn
         strategy = cases(exclude=exclude, dynamic=True, exportable=True, op_families=families, steer=steer)
