@@ -10,9 +10,10 @@ the frontend converts and the bugs are not on file yet, and the free share still
 each rejection and each known bug (and an upstream fix).
 
 A feature is demoted when every case of the run holding it was explained by one row, at
-least ``MIN_CASES[kind]`` of them: two clean rejections, three known bugs ("a few"). A
-feature seen in any other case (a pass, a mismatch no row names, another row's verdict
-too) stays, and so does a row whose verdicts share no such feature.
+least ``MIN_CASES[kind]`` of them: two clean rejections, three known bugs ("a few"); a
+container kind, when every case holding it was explained by some row (it is put down to
+the row of most). A feature seen where outputs were compared (a pass, a mismatch no row
+names) stays, and so does a row whose verdicts share no such feature.
 
 A clean rejection that names the op it refused ("Unsupported function types
 ['logcumsumexp.default']", "conversion of operation scaled_dot_product_attention")
@@ -32,6 +33,7 @@ from typing import Any
 from strategies import OPS, Case, Steer, op_dtype_pairs
 
 from .known import Known
+from .signature import Outcome
 from .subjects import kind_of
 from .verdict import Verdict
 
@@ -54,28 +56,33 @@ def case_features(case: Case) -> set[str]:
 
 
 def learn(records: list[tuple[frozenset[str], str | None]],
-          min_cases: int | Callable[[str], int] = 2) -> dict[str, dict[str, Any]]:
+          min_cases: int | Callable[[str], int] = 2, *, one_row: bool = True) -> dict[str, dict[str, Any]]:
     """feature -> {"row", "cases"} from (features of a case, the row that explained it, or
     None for any other verdict): features chosen greedily, the one that explains the most
     not-yet-explained cases first (coarser before finer: an op before the op on one
-    dtype), each explaining at least ``min_cases`` (of its row) cases, all of one row, and
-    met in no case that row did not explain."""
+    dtype), each explaining at least ``min_cases`` (of its row) cases and met in no case no
+    row explained. With ``one_row`` (calibration), all its cases are of one row; without
+    (a run's steer, whose free share keeps every row in sight), its cases may be of
+    several, and it is put down to the row of most of them: a dict output that one
+    frontend crashes on, or rejects when an op before it is unsupported, is spent either
+    way."""
     need = min_cases if callable(min_cases) else lambda row: min_cases
     tainted = {f for features, row in records if row is None for f in features}
     unexplained = [(features, row) for features, row in records if row is not None]
     chosen: dict[str, dict[str, Any]] = {}
     while True:
         counts: Counter = Counter()
-        rows: dict[str, set[str]] = {}
+        rows: dict[str, Counter] = {}
         for features, row in unexplained:
             for f in features - tainted:
                 counts[f] += 1
-                rows.setdefault(f, set()).add(row)
-        eligible = [f for f in counts if len(rows[f]) == 1 and counts[f] >= need(next(iter(rows[f])))]
+                rows.setdefault(f, Counter())[row] += 1
+        main = {f: rows[f].most_common(1)[0][0] for f in counts}
+        eligible = [f for f in counts if (len(rows[f]) == 1 or not one_row) and counts[f] >= need(main[f])]
         if not eligible:
             return chosen
         best = max(eligible, key=lambda f: (counts[f], -f.count("@"), f))
-        chosen[best] = {"row": next(iter(rows[best])), "cases": counts[best]}
+        chosen[best] = {"row": main[best], "cases": counts[best]}
         unexplained = [(features, row) for features, row in unexplained if best not in features]
 
 
@@ -102,16 +109,29 @@ class Learner:
         self.records: list[tuple[frozenset[str], str | None]] = []
         self.kinds: dict[str, str] = {}
 
-    def observe(self, case: Any, known: Known | None, verdict: Verdict | None = None) -> None:
-        """One judged case and the row that explained it (None: passed, or no row did)."""
+    def observe(self, case: Any, known: Known | None, verdict: Verdict) -> None:
+        """One case, its verdict and the row that explained it (None: none did). A case
+        that passed, or whose mismatch no row explains, taints its features: they reach
+        the judge. A new crash or hang no row explains says nothing either way of the
+        features beside its cause, and is not learned from."""
         if not kind_of(case).generated:  # a user's model, an architecture: no generator features
+            return
+        judged = verdict.outcome in (Outcome.PASS, Outcome.MISMATCH)
+        if known is None and not judged:
             return
         features = frozenset(case_features(case))
         if known is not None:
             self.kinds[known.id] = known.kind
-            if known.kind == "unsupported" and verdict is not None and verdict.message:
+            if known.kind == "unsupported" and verdict.message:
                 self.steer.demote({f"op:{op}": {"row": known.id, "cases": 1}
                                    for op in named_ops(case, verdict.message) if f"op:{op}" not in self.steer.demoted})
         self.records.append((features, known.id if known is not None else None))
         if len(self.records) % CHECK_EVERY == 0:
-            self.steer.demote(learn(self.records, lambda row: MIN_CASES.get(self.kinds.get(row, ""), 3)))
+            # Cases a demoted feature explains are accounted for: what is left is learned from.
+            left = [(f, row) for f, row in self.records if row is None or not f & self.steer.demoted.keys()]
+            need = lambda row: MIN_CASES.get(self.kinds.get(row, ""), 3)  # noqa: E731
+            # A container kind is put down to the row of most of its cases (a dict output
+            # one frontend crashes on, or rejects when an op before it is unsupported, is
+            # spent either way); an op, to one row only (an op met beside a cause it is not).
+            kinds = [(frozenset(x for x in f if x.startswith("container:")), row) for f, row in left]
+            self.steer.demote({**learn(left, need), **learn(kinds, need, one_row=False)})
