@@ -16,7 +16,7 @@ from harness.known import Known
 from harness.runner import execute
 from harness.steering import CHECK_EVERY, Learner, case_features, learn, named_ops
 from harness.verdict import Verdict
-from strategies import Steer, cases
+from strategies import Case, Input, Ref, Steer, Value, cases
 from strategies.steering import FREE_ONE_IN
 from tests.harness_backends import distorting_backend
 
@@ -122,8 +122,6 @@ def test_a_failing_case_shrinks_under_the_steer_it_was_drawn_with() -> None:
 
 def test_a_rejection_that_names_its_op_demotes_it_at_once() -> None:
     """"Unsupported function types ['logcumsumexp.default']": the frontend said which op."""
-    from strategies import Case, Input, Ref, Value
-
     case = Case(inputs=(Input("x0", "float32", (2,)),),
                 values=(Value("sample_logcumsumexp", ("x0",), (("sample", 0),), "float32", (2,)),
                         Value("neg", ("v0",), (), "float32", (2,))),
@@ -136,3 +134,32 @@ def test_a_rejection_that_names_its_op_demotes_it_at_once() -> None:
                       message="Unsupported function types ['logcumsumexp.default']")
     Learner(steer).observe(case, _rejects("logcumsumexp"), verdict)
     assert steer.demoted == {"op:sample_logcumsumexp": {"row": "rejects-logcumsumexp", "cases": 1}}
+
+
+def test_a_container_kind_is_learned_across_rows_and_an_op_from_one_row_only() -> None:
+    """A dict output a frontend crashes on, or rejects when an op before it is
+    unsupported, is spent either way; an op met beside two causes is neither's."""
+    dict_crash, dict_reject = frozenset({"container:dict", "op:add"}), frozenset({"container:dict", "op:neg"})
+    records = [(dict_crash, "dict-crash"), (dict_crash, "dict-crash"), (dict_reject, "rejects-neg"),
+               (dict_crash, "dict-crash"), (frozenset({"op:add", "container:tuple"}), None)]
+    assert "container:dict" not in learn(records, 2)
+    assert learn([(f & {"container:dict"}, row) for f, row in records], 2, one_row=False) == {
+        "container:dict": {"row": "dict-crash", "cases": 4}}
+
+
+def test_a_new_crash_teaches_nothing_and_a_pass_taints() -> None:
+    steer = Steer()
+    learner = Learner(steer)
+    case = Case(inputs=(Input("x0", "float32", (2,)),), values=(Value("neg", ("x0",), (), "float32", (2,)),),
+                output=Ref(0), seed=0)
+    for _ in range(CHECK_EVERY - 1):
+        learner.observe(case, None, Verdict(backend="b", outcome="crash", error_type="RuntimeError"))
+    assert learner.records == []  # no row, outputs never compared: nothing to learn either way
+    for _ in range(CHECK_EVERY):
+        learner.observe(case, _rejects("neg"), Verdict(backend="b", outcome="unsupported", error_type="E"))
+    assert steer.demoted == {"op:neg": {"row": "rejects-neg", "cases": CHECK_EVERY}}
+    tainted = Learner(Steer())
+    tainted.observe(case, None, Verdict(backend="b", outcome="pass"))
+    for _ in range(CHECK_EVERY - 1):
+        tainted.observe(case, _rejects("neg"), Verdict(backend="b", outcome="unsupported", error_type="E"))
+    assert tainted.steer.demoted == {}
