@@ -22,7 +22,6 @@ alone. Inductor lowers everything: nothing is refused.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import functools
 import hashlib
 import json
@@ -41,6 +40,7 @@ from hypothesis import strategies as st
 from strategies import OPS, cases, materialize
 
 from .backends.tvm import flat_tensor_module
+from .calibration import _locked  # one process fills a cache; the others wait and read it
 
 __all__ = ["FORMS", "SAMPLES", "Frontend", "decomposition_tables", "frontends", "fx_names", "op_graphs", "overloads",
            "refused", "time_box"]
@@ -172,15 +172,6 @@ def _graphs_key() -> str:
     vocabulary = json.dumps(sorted((n, o.family) for n, o in OPS.items()))
     digest = hashlib.sha256(vocabulary.encode()).hexdigest()[:12]
     return f"torch {torch.__version__} / rules {RULES} / samples {SAMPLES} / vocabulary {digest}"
-
-
-@contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """One process harvests; the others (shards, searches) wait and read the cache."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.with_suffix(".lock"), "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        yield
 
 
 def _write(path: Path, data: dict[str, Any]) -> None:
