@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections
 import copy
+import inspect
 import os
 import signal
 import time
@@ -295,7 +296,16 @@ class _Widen(TorchDispatchMode):
                                                                           wide_kwargs.get(func._schema.arguments[i].name))
             if isinstance(target, torch.Tensor) and target is not wide:
                 target.copy_(wide)
-        return args[mutated[0]] if mutated[0] < len(args) else out
+        # What the op returns: the caller's own tensor where the schema says a return
+        # aliases a written argument (add_, out=), else the op's fresh result, wide.
+        arguments = func._schema.arguments
+        targets = {str(a.alias_info.before_set): (args[i] if i < len(args) else kwargs.get(a.name))
+                   for i, a in enumerate(arguments) if a.alias_info is not None and a.alias_info.is_write}
+        returned = [targets.get(str(r.alias_info.before_set)) if r.alias_info is not None else None
+                    for r in func._schema.returns]
+        if len(returned) == 1:
+            return returned[0] if returned[0] is not None else pytree.tree_map(self._wide, out)
+        return type(out)(r if r is not None else self._wide(o) for r, o in zip(returned, out))
 
 
 class IgnoresHardtanhBounds(Eager):
@@ -323,9 +333,15 @@ class IgnoresAlignCorners(Eager):
 
     def run(self, compiled: Any, ctx: CompileContext) -> Any:
         original = torch.nn.functional.interpolate
-        torch.nn.functional.interpolate = lambda x, *args, **kwargs: original(
-            x, *args, **{**kwargs, "align_corners": False if kwargs.get("mode") in ("bilinear", "bicubic", "linear",
-                                                                                   "trilinear") else None})
+        signature = inspect.signature(original)
+
+        def resample(*args: Any, **kwargs: Any) -> Any:
+            bound = signature.bind(*args, **kwargs)  # align_corners by position or by keyword
+            linear = bound.arguments.get("mode") in ("bilinear", "bicubic", "linear", "trilinear")
+            bound.arguments["align_corners"] = False if linear else None
+            return original(*bound.args, **bound.kwargs)
+
+        torch.nn.functional.interpolate = resample
         try:
             return Eager.run(self, compiled, ctx)
         finally:

@@ -59,8 +59,17 @@ def _function(call: str) -> Any:
 
 @functools.cache
 def _rounded(interval: tuple[float, float], dtype: str) -> tuple[float, float]:
-    """The interval's bounds as the clamp writes them in ``dtype``: rounded to it."""
-    a, b = torch.tensor(interval, dtype=torch.float64).to(getattr(torch, dtype)).double().tolist()
+    """The interval's bounds as the clamp writes them for ``dtype``: the nearest values of
+    ``dtype`` inside it. A bound the dtype cannot hold would be rounded by eager but not by
+    a compiler that clamps in a wider float, and near a domain's edge (acosh at 1) that
+    half ulp moves the result far."""
+    d = getattr(torch, dtype)
+    bounds = torch.tensor(interval, dtype=torch.float64).to(d)
+    a, b = bounds.double().tolist()
+    if a < interval[0]:
+        a = float(torch.nextafter(bounds[0], torch.tensor(float("inf"), dtype=d)))
+    if b > interval[1]:
+        b = float(torch.nextafter(bounds[1], torch.tensor(-float("inf"), dtype=d)))
     return a, b
 
 
@@ -158,7 +167,7 @@ def _op(entry_name: str, entry: dict[str, Any], inplace: bool = False) -> Op:
         chosen = entry["samples"][a["sample"]]
         x = o[0]
         if _plan(entry, a["sample"], a["_types"][0])[3]:
-            lo, hi = chosen["interval"]
+            lo, hi = _rounded(tuple(chosen["interval"]), a["_types"][0].dtype)
             x = f"{x}.clamp({lo!r}, {hi!r})"
         kwargs = "".join(f", {k}={v!r}" for k, v in sorted(chosen["kwargs"].items()))
         if inplace and entry["inplace"] == "method":
