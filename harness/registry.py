@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterable
 from typing import Any
 
 from .backends.base import Backend, HarnessError
 from .config import Config
 
-__all__ = ["BUILTIN_BACKENDS", "CPU_BACKENDS", "DEFAULT_BACKENDS", "load_backend"]
+__all__ = ["BUILTIN_BACKENDS", "CPU_BACKENDS", "DEFAULT_BACKENDS", "load_backend", "preload_for"]
 
 #: Built-in backend names and where their adapters live.
 BUILTIN_BACKENDS = {
@@ -71,3 +72,15 @@ def _backend_class(spec: str) -> type[Backend]:
             raise HarnessError(f"--backend {spec!r}: {target} is not a harness.backends.base.Backend")
         _classes[spec] = cls
     return _classes[spec]
+
+
+def preload_for(specs: Iterable[str]) -> list[str]:
+    """The modules the adapters of ``specs`` ask a worker's fork server to import
+    (``Backend.preload``), in order, each once; a spec that does not load asks nothing."""
+    found: dict[str, None] = {}
+    for spec in specs:
+        try:
+            found.update(dict.fromkeys(_backend_class(spec).preload))
+        except HarnessError:
+            continue
+    return list(found)

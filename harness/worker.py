@@ -15,12 +15,13 @@ import os
 import signal
 import traceback
 import weakref
+from collections.abc import Sequence
 from multiprocessing.connection import Connection
 from typing import Any
 
 from .backends.base import HarnessError
 from .config import Config
-from .registry import load_backend
+from .registry import BUILTIN_BACKENDS, load_backend, preload_for
 from .runner import execute
 from .signature import Outcome, Stage
 from .subjects import Subject, kind_of, subject_from_json, subject_to_json
@@ -69,24 +70,25 @@ def _serve(conn: Connection, log_path: str | None, config: Config | None) -> Non
             conn.send(("harness-error", f"{exc!r}\n{traceback.format_exc()}"))
 
 
-#: What the fork server imports before it forks a worker. Only imports that start no
-#: thread (checked: torch, dynamo, Inductor's compiler, onnxscript, TVM's Relax frontend;
-#: ONNX Runtime and OpenVINO start threads when imported, so each worker imports them
-#: itself): a fork copies one thread. Each is an import every worker would otherwise
-#: repeat: torch.testing.assert_close imports torch.distributed.tensor on first use, every
-#: frontend but tvm-fx goes through dynamo, and TVM's, Inductor's and onnxscript's
-#: frontends are slow to import. A name not installed is skipped by the server.
-FORK_SERVER_PRELOAD = ["torch", "torch.distributed.tensor", "torch._dynamo", "torch.export",
-                       "torch._inductor.compile_fx", "onnxscript", "tvm.relax.frontend.torch",
-                       "strategies", "harness.runner"]
+#: What the fork server imports before it forks a worker, whatever the backends; each
+#: backend adds its own (``Backend.preload``: checked to start no thread, as these: a
+#: fork copies one thread; ONNX Runtime and OpenVINO start threads when imported, so each
+#: worker imports them itself). Each is an import every worker would otherwise repeat:
+#: torch.testing.assert_close imports torch.distributed.tensor on first use, and every
+#: frontend but tvm-fx goes through dynamo. A name not installed is skipped by the server.
+FORK_SERVER_PRELOAD = ["torch", "torch.distributed.tensor", "torch._dynamo", "torch.export", "strategies",
+                       "harness.runner"]
 
 
-def _context() -> multiprocessing.context.BaseContext:
-    """Workers fork from a server that has imported torch and the thread-free frontends
-    once: a fresh worker after a crash starts its next case in a fraction of a second
-    instead of importing them again (a crash being shrunk restarts it once per attempt)."""
+def _context(backends: Sequence[str] | None) -> multiprocessing.context.BaseContext:
+    """Workers fork from a server that has imported torch and the thread-free frontends of
+    ``backends`` (None: every built-in one) once: a fresh worker after a crash starts its
+    next case in a fraction of a second instead of importing them again (a crash being
+    shrunk restarts it once per attempt). A run of one backend does not pay for the others'
+    imports (TVM's frontend takes 3 s). The first worker of a process starts its server:
+    later ones fork from that, and import what it lacks themselves."""
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(FORK_SERVER_PRELOAD)
+    context.set_forkserver_preload(FORK_SERVER_PRELOAD + preload_for(BUILTIN_BACKENDS if backends is None else backends))
     return context
 
 
@@ -115,8 +117,11 @@ class Worker:
     startup_timeout = 300.0
 
     def __init__(self, *, timeout: float = 120.0, log_path: str | None = None,
-                 max_rss_growth: int = 1 << 30, config: Config | None = None) -> None:
+                 max_rss_growth: int = 1 << 30, config: Config | None = None,
+                 backends: Sequence[str] | None = None) -> None:
         self.timeout = timeout
+        #: The backends it will run, whose imports its fork server makes once (None: all).
+        self.backends = tuple(backends) if backends is not None else None
         self.log_path = log_path
         #: The run's settings, handed to the adapters in the worker process.
         self.config = config
@@ -139,7 +144,7 @@ class Worker:
             self._start()
 
     def _start(self) -> None:
-        context = _context()
+        context = _context(self.backends)
         parent, child = context.Pipe()
         self._process = context.Process(target=_serve, args=(child, self.log_path, self.config), daemon=True)
         self._process.start()

@@ -75,8 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     except MergeError as error:
         print(f"reports.merge: {error}", file=sys.stderr)
         return 1
-    write_latest(recorder, args.out, status, corpus=Config.from_environment().corpus, run_versions=found,
-                 merged_from=[str(d) for d in args.directories])
+    config = Config.from_environment()
+    write_latest(recorder, args.out, status, corpus=config.corpus, run_versions=found,
+                 merged_from=[str(d) for d in args.directories], cache=config.cache)
     print(f"merged {len(args.directories)} runs: {STATUS[status]}\n{outcome_table(recorder)}\nreports: {args.out}/")
     return 0
 

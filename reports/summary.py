@@ -100,14 +100,14 @@ def _feature_rows(recorder: Any, backend: str, *, ops: bool = False) -> list[lis
     return [[f.removeprefix("op:"), *(str(features[f].get(o, 0)) for o in Outcome)] for f in sorted(features)]
 
 
-def pair_coverage(recorder: Any, backend: str) -> dict[str, Any]:
+def pair_coverage(recorder: Any, backend: str, cache: Path | None = None) -> dict[str, Any]:
     """The backend's op x dtype coverage: the pairs the generator admits once calibration
     left out what it did (``strategies.admitted_pairs``), the ones met with their outcome
     counts, the admitted ones never met, and the ones met outside the admitted set."""
     # A merged report's calibration may come from another op list: an op this one lacks cannot be excluded.
     excluded = sorted(f for f in recorder.calibration.get(backend, {}).get("features", {})
                       if not f.startswith("op:") or f[3:].partition("@")[0] in OPS)
-    admitted = admitted_pairs(exclude=excluded)
+    admitted = admitted_pairs(exclude=excluded, cache=cache)
     met = {f.removeprefix("op:"): c for f, c in recorder.features.get(backend, {}).items() if _is_pair(f)}
     return {"admitted": admitted, "excluded": excluded, "met": met,
             "hit": len(admitted & met.keys()), "not_met": sorted(admitted - met.keys()),
@@ -173,14 +173,16 @@ def architecture_table(recorder: Any) -> str:
 
 
 def write_latest(recorder: Any, directory: Path, status: str = "complete", *, corpus: Path = CORPUS,
-                 run_versions: dict[str, str] | None = None, merged_from: list[str] | None = None) -> None:
+                 run_versions: dict[str, str] | None = None, merged_from: list[str] | None = None,
+                 cache: Path | None = None) -> None:
     """Write the run's findings and summaries (atomically, file by file); those of a
-    campaign merged from several runs' reports (``reports.merge``) say which."""
+    campaign merged from several runs' reports (``reports.merge``) say which. ``cache``
+    keeps the generator's probe of its op x dtype pairs between runs."""
     directory.mkdir(parents=True, exist_ok=True)
     run_versions = versions() if run_versions is None else run_versions
     cases = {b: sum(n for (kb, _), n in recorder.outcomes.items() if kb == b) for b in sorted({b for b, _ in recorder.outcomes})}
     run = {"status": status, "cases": cases, **({"merged_from": merged_from} if merged_from else {})}
-    coverage = {b: pair_coverage(recorder, b) for b in sorted(recorder.features)}
+    coverage = {b: pair_coverage(recorder, b, cache) for b in sorted(recorder.features)}
     data = {"versions": run_versions, "run": run, **recorder.to_dict(),
             "coverage": {b: {"admitted": len(c["admitted"]), "met": c["hit"],
                              "share": round(c["hit"] / len(c["admitted"]), 4) if c["admitted"] else 0.0}
@@ -259,7 +261,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{directory}: no journal-*.jsonl: nothing to rebuild")
         return 1
     recorder, status = rebuild(directory)
-    write_latest(recorder, directory, status, corpus=dataclasses.replace(run, reports=directory).untriaged)
+    write_latest(recorder, directory, status, corpus=dataclasses.replace(run, reports=directory).untriaged,
+                 cache=run.cache)
     print(f"run: {STATUS[status]}\n{outcome_table(recorder)}\nreports: {directory}/")
     return 0
 

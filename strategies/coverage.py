@@ -11,9 +11,15 @@ what a run could meet.
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
+import json
+import os
+import tempfile
 from collections.abc import Collection, Iterator
+from pathlib import Path
 
+import torch
 from hypothesis.errors import InvalidArgument
 
 from .ops import COMPLEX, DOMAINS, OPS, Op, TensorType, domain_applies, domain_type, value_type
@@ -21,7 +27,7 @@ from .render import program_types
 from .spec import CONTAINER_KINDS, Case
 from .tensors import ALL_DTYPES
 
-__all__ = ["PROBE_SHAPES", "admitted_pairs", "op_dtype_pairs"]
+__all__ = ["PROBE_SHAPES", "admitted_pairs", "op_dtype_pairs", "probe_key"]
 
 
 def op_dtype_pairs(case: Case) -> set[str]:
@@ -45,7 +51,8 @@ def op_dtype_pairs(case: Case) -> set[str]:
 PROBE_SHAPES: tuple[tuple[int, ...], ...] = ((), (1,), (3,), (2, 3), (3, 3), (2, 3, 3), (1, 2, 3, 3), (17,), (8, 16))
 
 
-def admitted_pairs(*, exclude: Collection[str] = (), include_complex: bool = False) -> frozenset[str]:
+def admitted_pairs(*, exclude: Collection[str] = (), include_complex: bool = False,
+                   cache: Path | None = None) -> frozenset[str]:
     """The op x first-operand-dtype pairs the generator can draw (``"add@int16"``).
 
     Found by asking each op's ``accepts`` about probe operands: a first operand of each
@@ -73,6 +80,9 @@ def admitted_pairs(*, exclude: Collection[str] = (), include_complex: bool = Fal
 
     ``exclude`` takes what ``strategies.cases(exclude=...)`` takes: ``op:<name>`` removes
     the op's pairs, ``op:<name>@<dtype>`` the pair; ``container:<kind>`` is ignored.
+
+    The probe takes seconds (10 on a 2-core machine) and every run's summary asks it:
+    with ``cache`` (a directory), its answer is kept there, keyed by ``probe_key``.
     """
     if isinstance(exclude, str):
         raise InvalidArgument(f"exclude={exclude!r} must be a collection of feature names, not one string")
@@ -91,12 +101,13 @@ def admitted_pairs(*, exclude: Collection[str] = (), include_complex: bool = Fal
             continue
         raise InvalidArgument(f"exclude={sorted(map(str, exclude))!r}: {feature!r} is not container:<kind>, "
                               "op:<name> or op:<name>@<dtype> (and 'input' stays)")
-    return _admitted(frozenset(ops), frozenset(pairs), bool(include_complex))
+    return _admitted(frozenset(ops), frozenset(pairs), bool(include_complex), cache)
 
 
 @functools.cache
-def _admitted(ops: frozenset[str], pairs: frozenset[str], include_complex: bool) -> frozenset[str]:
-    probed = _probed(include_complex)
+def _admitted(ops: frozenset[str], pairs: frozenset[str], include_complex: bool,
+              cache: Path | None) -> frozenset[str]:
+    probed = _probed(include_complex) if cache is None else _cached(include_complex, cache)
     if not ops and not pairs:
         return probed
     return frozenset(p for p in probed if p not in pairs and p.partition("@")[0] not in ops)
@@ -170,6 +181,31 @@ def _one_step(pool: tuple[str, ...]) -> dict[str, tuple[TensorType, ...]]:
                     if isinstance(out, TensorType):
                         found.setdefault(out.dtype, {})[out] = None
     return {dtype: tuple(types) for dtype, types in found.items()}
+
+
+@functools.cache
+def probe_key(include_complex: bool = False) -> str:
+    """What the probe's answer follows from: the generator's own source and tables (every
+    ``accepts`` rule, every harvested sample) and torch's version."""
+    root = Path(__file__).parent
+    digest = hashlib.sha256(f"{torch.__version__} complex={include_complex}".encode())
+    for path in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".json") and p.is_file()):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+@functools.cache
+def _cached(include_complex: bool, cache: Path) -> frozenset[str]:
+    path = cache / "admitted-pairs" / f"{probe_key(include_complex)}.json"
+    if path.is_file():
+        return frozenset(json.loads(path.read_text()))
+    probed = _probed(include_complex)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile("w", dir=path.parent, suffix=".tmp", delete=False) as out:
+        json.dump(sorted(probed), out)
+    os.replace(out.name, path)  # whole or not at all: shards write it side by side
+    return probed
 
 
 @functools.cache

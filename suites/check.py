@@ -178,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
         worker.close()
     for checked in found:
         print(checked.line(), flush=True)
-    write_latest(recorder, config.reports, corpus=config.reports / "check")
+    write_latest(recorder, config.reports, corpus=config.reports / "check", cache=config.cache)
     print(f"reports: {config.reports}/summary.md, summary.html")
     return 1 if any(c.new for c in found) else 0
 

@@ -355,8 +355,10 @@ def worker(request: pytest.FixtureRequest, run_config: Config):
 
     run_config.reports.mkdir(parents=True, exist_ok=True)
     name = getattr(request.config, "workerinput", {}).get("workerid", "main")
+    from harness.registry import DEFAULT_BACKENDS
+
     w = Worker(timeout=request.config.getoption("--case-timeout"), log_path=str(run_config.reports / f"worker-{name}.log"),
-               config=run_config)
+               config=run_config, backends=request.config.getoption("--backend") or DEFAULT_BACKENDS)
     w.start()  # here, in the first item's setup: its call time is its cases' alone (harness/item_seconds.py)
     yield w
     w.close()
@@ -401,7 +403,8 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     end_session(latest, "interrupted" if exitstatus == pytest.ExitCode.INTERRUPTED else "complete")
     recorder, status = rebuild(latest)
     session.config._roundtrip_recorder = recorder  # what the terminal summary shows
-    write_latest(recorder, latest, status, corpus=session.config.stash[CONFIG].untriaged)
+    config = session.config.stash[CONFIG]
+    write_latest(recorder, latest, status, corpus=config.untriaged, cache=config.cache)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config: pytest.Config) -> None:

@@ -17,6 +17,7 @@ from harness.verdict import Verdict
 from reports.merge import merge
 from reports.summary import pair_coverage, write_latest
 from strategies import OPS, Case, Container, Input, Ref, Value, admitted_pairs, cases, op_dtype_pairs
+from strategies.coverage import probe_key
 
 #: An int16 input and a 0-d float32 one: add promotes to float32, whose abs is returned;
 #: neg is computed but not needed (the pruned case has no neg).
@@ -51,6 +52,19 @@ def test_admitted_pairs_are_what_the_ops_accept():
     assert "input" not in names and "item" not in names  # every case has input; item takes tuples
     assert not names & {n for n, op in OPS.items() if op.arity == 0}
     assert admitted_pairs() is admitted  # probed once
+
+
+def test_the_probe_is_kept_in_the_cache_under_the_generators_key(tmp_path):
+    """A run's summary reads the probe from its cache: computed once, then read back, and
+    what the file under the generator's key holds is what is answered."""
+    assert admitted_pairs(cache=tmp_path / "a") == admitted_pairs()
+    [kept] = (tmp_path / "a" / "admitted-pairs").glob("*.json")
+    assert kept.stem == probe_key() and set(json.loads(kept.read_text())) == admitted_pairs()
+    planted = tmp_path / "b" / "admitted-pairs" / kept.name
+    planted.parent.mkdir(parents=True)
+    planted.write_text(json.dumps(["add@int16"]))
+    assert admitted_pairs(cache=tmp_path / "b", exclude=["op:clamp"]) == {"add@int16"}
+    assert probe_key(include_complex=True) != probe_key()
 
 
 def test_exclude_takes_what_cases_takes():

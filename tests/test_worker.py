@@ -9,7 +9,7 @@ import pytest
 from hypothesis import seed, settings
 
 from harness.conformance import ConformanceFailure, Recorder, conformance_property
-from harness.registry import load_backend
+from harness.registry import BUILTIN_BACKENDS, load_backend, preload_for
 from harness.runner import execute
 from harness.worker import Worker
 from strategies import Case, Container, Input, Ref, Value, cases
@@ -91,3 +91,11 @@ def test_reference_has_no_false_positives():
     outcomes = {o: n for (_, o), n in recorder.outcomes.items()}
     assert outcomes == {"pass": 500}, outcomes
     assert drawn["large"] >= 25 and drawn["chains"] >= 50, drawn
+
+
+def test_the_fork_server_imports_the_frontends_of_the_run_only():
+    """A run of the reference backend does not import TVM's, Inductor's and onnxscript's
+    frontends before each fork (seconds a subprocess); a run of every backend does."""
+    assert preload_for(["reference", "eager", "not.a:Backend"]) == []
+    assert preload_for(["tvm-ep", "tvm-fx", "onnx"]) == ["tvm.relax.frontend.torch", "onnxscript"]
+    assert set(preload_for(BUILTIN_BACKENDS)) == {"tvm.relax.frontend.torch", "torch._inductor.compile_fx", "onnxscript"}

@@ -208,6 +208,9 @@ class Backend:
     contract: ClassVar[Contract] = Contract.EXACT
     #: Importable modules this adapter needs; missing ones skip it with the reason.
     requires: ClassVar[tuple[str, ...]] = ()
+    #: Modules of the frontend that a worker's fork server imports once, before it forks
+    #: (``harness.worker``): slow imports that start no thread.
+    preload: ClassVar[tuple[str, ...]] = ()
     #: What the frontend promises about buffers and inputs that ``forward`` mutates in
     #: place, and where it says so. The suite checks the promise: a mutation lost where
     #: the frontend documents that it drops them is an ``unsupported`` row in

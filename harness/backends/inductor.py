@@ -24,6 +24,7 @@ __all__ = ["Inductor"]
 
 class Inductor(Backend):
     name = "inductor"
+    preload = ("torch._inductor.compile_fx",)
     contract = Contract.EXACT
     mutation = "written back: torch.compile keeps eager semantics, in-place updates of buffers and inputs included"
     distribution = "torch"

@@ -129,6 +129,7 @@ class OnnxRuntime(Backend):
     mutation = ("undocumented: the exporter keeps only the user outputs (torch/onnx/_internal/exporter/_core.py, "
                 "'TODO: Decide if we should keep mutated buffers as inputs/outputs'); buffers become initializers")
     requires = ("onnx", "onnxscript", "onnxruntime")
+    preload = ("onnxscript",)
     distribution = "onnxruntime"
     packages = ("onnxscript", "onnx")
     def recipe(self, options: dict[str, Any], *, input_trees: bool = False) -> Recipe:

@@ -52,6 +52,7 @@ def reassemble(raw, out_spec):
 
 class _TvmBackend(Backend):
     requires = ("tvm",)
+    preload = ("tvm.relax.frontend.torch",)
     distribution = "apache-tvm"
     tracker = "apache/tvm"
     settings = ("tvm_target",)
