@@ -42,8 +42,8 @@ from strategies import OPS, cases, materialize
 from .backends.tvm import flat_tensor_module
 from .calibration import _locked  # one process fills a cache; the others wait and read it
 
-__all__ = ["FORMS", "SAMPLES", "Frontend", "decomposition_tables", "frontends", "fx_names", "op_graphs", "overloads",
-           "refused", "time_box"]
+__all__ = ["FORMS", "FORM_OF", "SAMPLES", "Frontend", "calls", "decomposition_tables", "frontends", "fx_names", "op_graphs",
+           "overloads", "refused", "time_box"]
 
 #: Cases drawn alone per op, of which those that hold it are read.
 SAMPLES = 3
@@ -53,6 +53,10 @@ RULES = 3
 TIME_BOX = 30
 #: What each backend's graph is, and whose table it is read against.
 TABLE_OF = {"tvm-ep": "tvm-ep", "tvm-fx": "tvm-fx", "tvm-dynamo": "tvm-fx", "onnx": "onnx"}
+#: Backends that trace with ``torch.fx.symbolic_trace`` themselves: an op no sample of which
+#: traces is refused too (tvm-dynamo's graphs come from dynamo, which breaks the graph instead).
+UNTRACEABLE_REFUSED = ("tvm-fx",)
+UNTRACEABLE_ROW = "trace: torch.fx.symbolic_trace"
 
 
 @contextlib.contextmanager
@@ -279,7 +283,8 @@ def refused(backend: str, cache: Path) -> dict[str, dict[str, Any]]:
         return {}
     path = cache / "optables" / f"{backend}.json"
     front = next(f for f in frontends() if f.name == TABLE_OF[backend])
-    key = f"{_graphs_key()} / table {hashlib.sha256(json.dumps(sorted(front.table)).encode()).hexdigest()[:12]}"
+    key = (f"{_graphs_key()} / table {hashlib.sha256(json.dumps(sorted(front.table)).encode()).hexdigest()[:12]}"
+           f" / untraceable {backend in UNTRACEABLE_REFUSED}")
     if path.exists() and (stored := json.loads(path.read_text())).get("key") == key:
         return stored["refused"]
     graphs = op_graphs(cache)
@@ -290,8 +295,31 @@ def refused(backend: str, cache: Path) -> dict[str, dict[str, Any]]:
         names = [n for n in sample.get(form, []) if not (form == "onnx" and n in ONNX_ERASES)]
         return form in sample and any(front.key(n) not in front.table for n in names)
 
+    def untraceable(sample: dict[str, list[str]]) -> bool:
+        # It exported (so it is a model eager runs) but torch.fx could not trace it.
+        return backend in UNTRACEABLE_REFUSED and "fx" not in sample and bool(sample.keys() & set(DECOMPOSED))
+
     found = {f"op:{op}": {"row": row, "cases": len(samples)} for op, samples in graphs.items()
              if samples and all(refuses(s) for s in samples)}
+    found |= {f"op:{op}": {"row": UNTRACEABLE_ROW, "cases": len(samples)} for op, samples in graphs.items()
+              if f"op:{op}" not in found and samples and all(refuses(s) or untraceable(s) for s in samples)}
     with _locked(path):
         _write(path, {"key": key, "refused": found})
     return found
+
+
+#: The graph each backend is handed, as ``op_graphs`` records it.
+FORM_OF = {"tvm-ep": "core", "tvm-fx": "fx", "tvm-dynamo": "fx", "onnx": "onnx"}
+
+
+def calls(backend: str, cache: Path) -> dict[str, list[frozenset[str]]]:
+    """op -> what each of its harvested samples calls in the graph ``backend`` is handed,
+    by short name (``aten.amax.default`` is ``amax``, an fx method ``long``): what a
+    frontend's rejection names when an op decomposes into something it lacks
+    (``logsumexp`` into ``amax``). Empty for a backend without such a graph."""
+    form = FORM_OF.get(backend)
+    if form is None:
+        return {}
+    short = lambda name: name.removeprefix("aten.").split(".")[0]  # noqa: E731
+    return {op: [frozenset(map(short, sample[form])) for sample in samples if form in sample]
+            for op, samples in op_graphs(cache).items()}

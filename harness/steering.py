@@ -31,6 +31,7 @@ from collections.abc import Callable
 from typing import Any
 
 from strategies import OPS, Case, Steer, op_dtype_pairs
+from strategies.ops import domain_type, render_op, value_type
 
 from .known import Known
 from .signature import Outcome
@@ -93,19 +94,50 @@ def _callable_name(op: str) -> str:
     return op.removeprefix("sample_").removeprefix("nn_").removeprefix("special_").rstrip("_")
 
 
-def named_ops(case: Case, message: str) -> set[str]:
-    """The ops of ``case`` that a frontend's message names as a word of its own (an
-    overload's name before its dot: ``logcumsumexp`` in ``'logcumsumexp.default'``)."""
-    words = set(re.findall(r"[A-Za-z][A-Za-z0-9_]*", message))
-    return {v.op for v in case.pruned().values if v.op in OPS and v.op != "input" and _callable_name(v.op) in words
-            and len(_callable_name(v.op)) > 2}
+def _calls(case: Case) -> dict[str, set[str]]:
+    """op -> the names its rendered code in ``case`` calls (``.long()``, ``torch.amax(``,
+    ``.add_(``): what a frontend that refuses a call names, whatever the generator calls
+    the op (``cast`` renders ``.long()``, an in-place form ``.add_(``)."""
+    types = {i.name: domain_type(i.dtype, i.shape, i.domain) for i in case.inputs}
+    found: dict[str, set[str]] = {}
+    for k, value in enumerate(case.values):
+        operands = tuple(types[o] for o in value.operands)
+        if value.op in OPS and value.op != "input":
+            code = render_op(value.op, tuple(f"_operand{i}" for i in range(len(operands))), dict(value.attrs),
+                             operands, "self")
+            found.setdefault(value.op, set()).update(re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(", code))
+        types[f"v{k}"] = value_type(value.op, dict(value.attrs), operands)
+        if OPS[value.op].mutates == "operand":
+            types[value.operands[0]] = types[f"v{k}"]
+    return found
+
+
+def named_ops(case: Case, message: str, graphs: dict[str, list[frozenset[str]]] | None = None) -> set[str]:
+    """The ops of ``case`` that a frontend's message names as a word of its own: the op's
+    name (an overload's before its dot: ``logcumsumexp`` in ``'logcumsumexp.default'``),
+    a name its code calls (``long`` in "Unsupported function target long"), or, given the
+    graphs the frontend is handed (``harness.optables.calls``), a name every one of the op's
+    samples calls there (``amax`` for ``logsumexp``)."""
+    words = {w for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", message) if len(w) > 2}
+    case = case.pruned()
+    code = _calls(case)
+    graphs = graphs or {}
+
+    def always_calls(op: str) -> set[str]:
+        samples = graphs.get(op)
+        return set(frozenset.intersection(*samples)) if samples else set()
+
+    return {v.op for v in case.values if v.op in OPS and v.op != "input"
+            and (_callable_name(v.op) in words or code.get(v.op, set()) & words or always_calls(v.op) & words)}
 
 
 class Learner:
     """Feeds one backend's verdicts in a run to its steer."""
 
-    def __init__(self, steer: Steer) -> None:
+    def __init__(self, steer: Steer, graphs: dict[str, list[frozenset[str]]] | None = None) -> None:
         self.steer = steer
+        #: What each op calls in the graphs this frontend is handed (``named_ops``).
+        self.graphs = graphs
         self.records: list[tuple[frozenset[str], str | None]] = []
         self.kinds: dict[str, str] = {}
 
@@ -124,7 +156,7 @@ class Learner:
             self.kinds[known.id] = known.kind
             if known.kind == "unsupported" and verdict.message:
                 self.steer.demote({f"op:{op}": {"row": known.id, "cases": 1}
-                                   for op in named_ops(case, verdict.message) if f"op:{op}" not in self.steer.demoted})
+                                   for op in named_ops(case, verdict.message, self.graphs) if f"op:{op}" not in self.steer.demoted})
         self.records.append((features, known.id if known is not None else None))
         if len(self.records) % CHECK_EVERY == 0:
             # Cases a demoted feature explains are accounted for: what is left is learned from.

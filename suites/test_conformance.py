@@ -8,7 +8,7 @@ from harness.calibration import calibrate, worth_it
 from harness.config import ci_op_families
 from harness.conformance import conformance_property
 from harness.known import match
-from harness.optables import refused
+from harness.optables import calls, refused
 from harness.steering import Learner
 from reports.evidence import known_rows
 from strategies import Steer, cases
@@ -76,6 +76,7 @@ def _search(backend, backend_spec, shard, run_case, recorder, known_row, run_con
         # harvest (every op drawn alone, exported and decomposed) is minutes, once per
         # machine, and worth it where calibration is (or with --steer on).
         steer.demote(refused(backend.name, run_config.cache))
+        learner.graphs = calls(backend.name, run_config.cache)  # what a rejection names, op by op
     if dynamic:  # torch.export rejects an unregistered dict subclass whatever the shapes: none drawn
         strategy = cases(exclude=exclude, dynamic=True, exportable=True, op_families=families, steer=steer)
     elif input_trees:

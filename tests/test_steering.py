@@ -136,6 +136,22 @@ def test_a_rejection_that_names_its_op_demotes_it_at_once() -> None:
     assert steer.demoted == {"op:sample_logcumsumexp": {"row": "rejects-logcumsumexp", "cases": 1}}
 
 
+def test_a_rejection_names_an_op_by_what_its_code_or_its_graph_calls() -> None:
+    """"Unsupported function target clone" names the op whose code calls ``.clone()``;
+    "['amax.default']" names ``relu`` when every sample of its graph calls amax,
+    and no op when the graphs are not known or only some samples call it."""
+    x = Input("x0", "float32", (2,))
+    case = Case(inputs=(x,), values=(Value("abs_", ("x0",), (("sample", 0),), "float32", (2,)),
+                                     Value("relu", ("v0",), (), "float32", (2,))),
+                output=Ref(1), seed=0)
+    assert named_ops(case, "AssertionError: Unsupported function target clone") == {"abs_"}
+    amax = "AssertionError: Unsupported function types ['amax.default']"
+    assert named_ops(case, amax) == set()
+    always = {"relu": [frozenset({"amax", "sub", "exp"})] * 2}
+    assert named_ops(case, amax, always) == {"relu"}
+    assert named_ops(case, amax, {"relu": [frozenset({"amax"}), frozenset({"max"})]}) == set()
+
+
 def test_a_container_kind_is_learned_across_rows_and_an_op_from_one_row_only() -> None:
     """A dict output a frontend crashes on, or rejects when an op before it is
     unsupported, is spent either way; an op met beside two causes is neither's."""
