@@ -16,8 +16,8 @@ the row of most). A feature seen where outputs were compared (a pass, a mismatch
 names) stays, and so does a row whose verdicts share no such feature.
 
 A clean rejection that names the op it refused ("Unsupported function types
-['logcumsumexp.default']", "conversion of operation scaled_dot_product_attention")
-demotes that op at once (``named_ops``): the frontend said which, and the long tail of
+['logcumsumexp.default']", "conversion of operation scaled_dot_product_attention"), or
+a call the op's code or harvested graph makes, demotes that op at once (``named_ops``): the frontend said which, and the long tail of
 ops a frontend never converts, each met a few times in a run, would otherwise cost two
 cases apiece.
 """
