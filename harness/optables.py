@@ -53,6 +53,8 @@ RULES = 3
 TIME_BOX = 30
 #: What each backend's graph is, and whose table it is read against.
 TABLE_OF = {"tvm-ep": "tvm-ep", "tvm-fx": "tvm-fx", "tvm-dynamo": "tvm-fx", "onnx": "onnx"}
+#: The graph each backend is handed, as ``op_graphs`` records it (read against ``TABLE_OF``).
+FORM_OF = {"tvm-ep": "core", "tvm-fx": "fx", "tvm-dynamo": "fx", "onnx": "onnx"}
 #: Backends that trace with ``torch.fx.symbolic_trace`` themselves: an op no sample of which
 #: traces is refused too (tvm-dynamo's graphs come from dynamo, which breaks the graph instead).
 UNTRACEABLE_REFUSED = ("tvm-fx",)
@@ -289,7 +291,7 @@ def refused(backend: str, cache: Path) -> dict[str, dict[str, Any]]:
         return stored["refused"]
     graphs = op_graphs(cache)
     row = f"table: {front.source.strip('`')}"
-    form = "fx" if "fx" in front.forms else "core" if "core" in front.forms else "onnx"
+    form = FORM_OF[backend]
 
     def refuses(sample: dict[str, list[str]]) -> bool:
         names = [n for n in sample.get(form, []) if not (form == "onnx" and n in ONNX_ERASES)]
@@ -307,9 +309,6 @@ def refused(backend: str, cache: Path) -> dict[str, dict[str, Any]]:
         _write(path, {"key": key, "refused": found})
     return found
 
-
-#: The graph each backend is handed, as ``op_graphs`` records it.
-FORM_OF = {"tvm-ep": "core", "tvm-fx": "fx", "tvm-dynamo": "fx", "onnx": "onnx"}
 
 
 def calls(backend: str, cache: Path) -> dict[str, list[frozenset[str]]]:

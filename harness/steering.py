@@ -16,10 +16,10 @@ the row of most). A feature seen where outputs were compared (a pass, a mismatch
 names) stays, and so does a row whose verdicts share no such feature.
 
 A clean rejection that names the op it refused ("Unsupported function types
-['logcumsumexp.default']", "conversion of operation scaled_dot_product_attention"), or
-a call the op's code or harvested graph makes, demotes that op at once (``named_ops``): the frontend said which, and the long tail of
-ops a frontend never converts, each met a few times in a run, would otherwise cost two
-cases apiece.
+['logcumsumexp.default']", "conversion of operation scaled_dot_product_attention"), or a
+call the op's code or its harvested graph makes, demotes that op at once (``named_ops``):
+the frontend said which, and the long tail of ops a frontend never converts, each met a
+few times in a run, would otherwise cost two cases apiece.
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ from collections.abc import Callable
 from typing import Any
 
 from strategies import OPS, Case, Steer, op_dtype_pairs
-from strategies.ops import domain_type, render_op, value_type
+from strategies.ops import render_op
+from strategies.render import program_types
 
 from .known import Known
 from .signature import Outcome
@@ -95,20 +96,15 @@ def _callable_name(op: str) -> str:
 
 
 def _calls(case: Case) -> dict[str, set[str]]:
-    """op -> the names its rendered code in ``case`` calls (``.long()``, ``torch.amax(``,
-    ``.add_(``): what a frontend that refuses a call names, whatever the generator calls
-    the op (``cast`` renders ``.long()``, an in-place form ``.add_(``)."""
-    types = {i.name: domain_type(i.dtype, i.shape, i.domain) for i in case.inputs}
+    """op -> the names its code in ``case`` calls, rendered as the model's source renders
+    it (``strategies.render.class_source``): what a frontend that refuses a call names,
+    whatever the generator calls the op (``.long()``, an in-place form's ``.add_(``)."""
+    types = program_types(case)
     found: dict[str, set[str]] = {}
-    for k, value in enumerate(case.values):
-        operands = tuple(types[o] for o in value.operands)
-        if value.op in OPS and value.op != "input":
-            code = render_op(value.op, tuple(f"_operand{i}" for i in range(len(operands))), dict(value.attrs),
-                             operands, "self")
+    for value in case.values:
+        if value.op != "input":
+            code = render_op(value.op, value.operands, dict(value.attrs), tuple(types[o] for o in value.operands), "self")
             found.setdefault(value.op, set()).update(re.findall(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(", code))
-        types[f"v{k}"] = value_type(value.op, dict(value.attrs), operands)
-        if OPS[value.op].mutates == "operand":
-            types[value.operands[0]] = types[f"v{k}"]
     return found
 
 
