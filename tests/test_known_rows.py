@@ -250,3 +250,23 @@ def test_the_documented_unwrap_row_needs_the_option_the_adapter_notes(difference
     unwrapped = match(verdict(["unwrap_unit_return_tuple: the unit tuple or list is returned bare"]))
     assert unwrapped is not None and unwrapped.id == "tvm-fx-unit-tuple-unwrapped"
     assert match(verdict([])) is None
+
+
+@pytest.mark.parametrize("idle", ["input", "clone", "contiguous"])
+def test_an_op_that_computes_nothing_breaks_no_trigger(idle):
+    """A crash's trigger holds every op the process ran: one that computes nothing beside
+    the row's op (the quick start's ``buffer_update+input``) leaves the row's cause as it
+    was, while a real op beside it still breaks an ``alone`` trigger."""
+    row = next(r for r in KNOWN if r.id == "openvino-zero-d-buffer-copy-segfault")
+
+    def died(*ops: str) -> Verdict:
+        return Verdict("openvino", "crash", "compile-or-run", error_type="WorkerDied",
+                       message="the worker process died: signal SIGSEGV",
+                       trigger=Trigger(tuple(sorted(ops)), "int8"))
+
+    assert row.matches(died("buffer_update")) and row.matches(died("buffer_update", idle))
+    assert not row.matches(died("buffer_update", "add")) and not row.matches(died("buffer_update", "add", idle))
+    # A row about the copy itself still names it.
+    clone_row = Known(id="idle-row", backends=("openvino",), kind="bug", errors=("WorkerDied",), ops=(idle,), alone=True,
+                      reason="")
+    assert clone_row.matches(died(idle)) and not clone_row.matches(died("buffer_update"))

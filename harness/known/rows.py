@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, fields, replace
 from typing import Protocol
 
+from strategies.ops import COMPUTES_NOTHING
+
 from ..difference import Difference
 from ..signature import Outcome, Signature
 
@@ -127,7 +129,9 @@ class When:
 
 
 def _runs(chain: tuple[str, ...], run: list[str], alone: bool) -> bool:
-    """``run`` is ``chain`` (``alone``) or a stretch of it."""
+    """``run`` is ``chain`` (``alone``) or a stretch of it, read past the ops that compute
+    nothing (``COMPUTES_NOTHING``) that ``run`` does not name itself."""
+    chain = tuple(op for op in chain if op in run or op not in COMPUTES_NOTHING)
     if alone:
         return list(chain) == run
     return any(list(chain[i:i + len(run)]) == run for i in range(len(chain) - len(run) + 1))

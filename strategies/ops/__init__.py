@@ -36,7 +36,7 @@ from .base import (
 )
 
 __all__ = [
-    "COMPANIONS", "COMPLEX", "DOMAIN", "DOMAINS", "FAMILIES", "FLOATS", "INTS", "NONFINITE_OK", "OPS", "Op", "PyType",
+    "COMPANIONS", "COMPLEX", "COMPUTES_NOTHING", "DOMAIN", "DOMAINS", "FAMILIES", "FLOATS", "INTS", "NONFINITE_OK", "OPS", "Op", "PyType",
     "STRUCTURAL_FAMILIES", "TensorType", "TupleType", "Type", "domain_applies", "domain_type", "infer", "recorded", "render_op",
     "state_source", "then_source", "value_type",
 ]
@@ -56,6 +56,16 @@ NONFINITE_OK = frozenset({
     "flatten",
     "split_heads", "flatten_batch", "arange_of", "narrow_half", "slice_but_last", "new_zeros_rows", "new_full_pairs",
     "pad_nonfinite", "index_fill_nonfinite", "fill_nonfinite",
+})
+
+#: Ops whose result is their operand (values, dtype and shape): a generated case's
+#: ``input`` (a value returned as it is), copies (``clone``, ``alias_copy``, a contiguous
+#: copy), and the ATen names a user model's graph shows for them. A known row's op trigger
+#: reads past them (``harness.known.rows``): one standing beside a crash's cause changes
+#: nothing the frontend does.
+COMPUTES_NOTHING = frozenset({
+    "input", "clone", "alias_copy", "sample_contiguous",
+    "contiguous", "alias", "detach", "lift_fresh_copy",
 })
 
 #: Ops an op needs beside it to be drawn at all (``item`` reads what a tuple op returns).
