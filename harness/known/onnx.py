@@ -201,17 +201,6 @@ ROWS: tuple[Known, ...] = (
                 "of the operands as they are, an ill-typed Concat. torch.cat of the same operands exports and runs."),
     ),
     Known(
-        id="onnx-dynamic-zero-size-flatten-reshape", backends=("onnx",), kind="bug",
-        stages=("session",), sizes=("dynamic",), outcome="crash", errors=("Fail",),
-        message=(r"\[ONNXRuntimeError\] : N : FAIL : Node \(node_Reshape_N\) Op \(Reshape\) \[ShapeInferenceError\] "
-                 r"Invalid Target shape product of N\. Product cannot be N in combination with -N"),
-        reason=("flatten of a zero-size tensor one of whose other dims is dynamic (x of shape (s0, 1, 0), flatten(x, "
-                "1)) is exported as Reshape(x, [s0, -1]); ONNX Runtime's shape inference rejects a -1 beside a product "
-                "of 0 when it creates the session. Static, the export writes the literal shape and the session loads. "
-                "Related: ORT calls a -1 beside a zero product undefined by design (microsoft/onnxruntime#9940)."),
-        link="https://github.com/microsoft/onnxruntime/issues/9940",
-    ),
-    Known(
         id="onnx-mean-empty-nan-lost", backends=("onnx",), kind="bug",
         stages=("judge",), outcome="mismatch", differences=("values",), special=("NaN lost",),
         expected=("float16", "bfloat16", "float32", "float64"), ops=("mean",),
@@ -246,34 +235,30 @@ ROWS: tuple[Known, ...] = (
     Known(
         id="onnx-float64-constant-in-float32", backends=("onnx",), kind="bug",
         outcome="mismatch", differences=("values",), expected=("float64",), special=("", "0-d"),
-        ops=("log10", "log2", "deg2rad", "rad2deg", "sinc", "log10_", "log2_", "deg2rad_", "rad2deg_", "sinc_"),
-        reason=("torchlib writes the constant of a float64 op's decomposition in float32 (in place or not): log10(x) is "
-                "Log(x) / ln 10 "
-                "with ln 10 as 2.3025851249694824 (float32's), deg2rad and rad2deg multiply by a float32 pi / 180, sinc "
-                "by a float32 pi. The result is off by float32's rounding (1.4e-8 relative for log10) where eager keeps "
-                "float64's 1e-16."),
-    ),
-    Known(
-        id="onnx-float64-python-float-in-float32", backends=("onnx",), kind="bug",
-        stages=("judge",), outcome="mismatch", differences=("values",), expected=("float64",), special=("", "0-d"),
-        ops=("add_scalar", "sub_scalar", "mul_scalar", "div_scalar", "floordiv_scalar", "div_mode_scalar",
+        ops=("log10", "log2", "deg2rad", "rad2deg", "sinc", "log10_", "log2_", "deg2rad_", "rad2deg_", "sinc_",
+             "add_scalar", "sub_scalar", "mul_scalar", "div_scalar", "floordiv_scalar", "div_mode_scalar",
              "where_scalar", "masked_fill", "clamp", "full", "full_like", "addcmul", "lerp"),
-        reason=("A Python float beside a float64 tensor reaches the ONNX model rounded to float32: x * 0.1 multiplies "
-                "by 0.10000000149011612. The export keeps the scalar in float64 (aten.scalar_tensor(0.1, "
-                "dtype=float64), a clamp bound, full_like's fill value, addcmul's value, lerp's weight); torchlib "
-                "writes it as a float constant and casts that to double. Off by float32's rounding (1e-8 relative), "
-                "and x // 0.1 by a whole unit. Exact scalars (0.5, 2.5) and float32 tensors are right. The same "
-                "float32 default for a Python float as onnx-float64-constant-in-float32, there inside torchlib's own "
-                "functions."),
+        reason=("torchlib writes a float constant of a float64 computation in float32 and casts it to double: the "
+                "constants of its own decompositions (log10(x) is Log(x) / ln 10 with ln 10 as 2.3025851249694824, "
+                "deg2rad and rad2deg multiply by a float32 pi / 180, sinc by a float32 pi, in place or not), and a "
+                "Python float beside a float64 tensor (x * 0.1 multiplies by 0.10000000149011612: the export keeps "
+                "the scalar in float64, aten.scalar_tensor(0.1, dtype=float64), a clamp bound, full_like's fill "
+                "value, addcmul's value, lerp's weight). Off by float32's rounding (1e-8 relative) where eager keeps "
+                "float64's 1e-16, and x // 0.1 by a whole unit. Exact scalars (0.5, 2.5) and float32 tensors are "
+                "right. Once two rows (onnx-float64-python-float-in-float32): one float32 default for a float "
+                "constant."),
     ),
     Known(
-        id="onnxruntime-shared-clip-bound-dropped", backends=("onnx",), kind="bug",
+        id="onnx-optimizer-shared-clip-bound-dropped", backends=("onnx",), kind="bug",
         stages=("session",), dynamic=False, outcome="crash", errors=("InvalidArgument",),
         message=(r"\[ONNXRuntimeError\] : N : INVALID_ARGUMENT : Invalid model\. Node input '\w+_min_N' is not a graph "
                  r"input, initializer, or output of a previous node\."),
         reason=("Two clamps of one float64 input to the same bounds, one feeding a HardSigmoid (which ONNX Runtime has no"
-                " float64 kernel for) and the other another op: making the session fails with a Clip's min bound missing"
-                " from the graph. Alone, the float64 HardSigmoid is a clean rejection (onnxruntime-no-kernel-for-type)."),
+                " float64 kernel for) and the other another op: the exporter's optimizer (torch.onnx.export's "
+                "optimize=True, onnxscript's) leaves a Clip whose min bound no node makes, and making the session "
+                "fails on the invalid model. With optimize=False the model is valid and the session refuses it "
+                "cleanly (NOT_IMPLEMENTED: no HardSigmoid(6) kernel). Alone, the float64 HardSigmoid is that clean "
+                "rejection (onnxruntime-no-kernel-for-type). Component: the exporter's optimizer, not ONNX Runtime."),
     ),
     Known(
         id="onnx-cat-all-empty", backends=("onnx",), kind="bug",
@@ -292,12 +277,17 @@ ROWS: tuple[Known, ...] = (
     ),
     Known(
         id="onnx-zero-size-reshape-minus-one", backends=("onnx",), kind="bug",
-        stages=("session",), dynamic=False, outcome="crash", errors=("Fail",),
+        stages=("session",), outcome="crash", errors=("Fail",),
         message=(r"\[ONNXRuntimeError\] : N : FAIL : Node \(node_Reshape_N\) Op \(Reshape\) \[ShapeInferenceError\] "
                  r"Invalid Target shape product of N\. Product cannot be N in combination with -N"),
-        reason=("nn.GroupNorm over a zero-size batch ((0, 1); eager returns an empty (0, 1)) fails when the session is "
-                "made: torchlib's group_norm reshapes to (N, groups, -1), and with N = 0 the -1 cannot be inferred "
-                "from a product of 0."),
+        reason=("A Reshape whose target holds a -1 beside a product of 0 fails when the session is made: ONNX "
+                "Runtime's shape inference cannot infer the -1 (undefined by design, microsoft/onnxruntime#9940), "
+                "and the exporter writes such targets for zero-size tensors PyTorch handles: nn.GroupNorm over a "
+                "zero-size batch ((0, 1); torchlib's group_norm reshapes to (N, groups, -1)), and flatten of a "
+                "zero-size tensor one of whose other dims is dynamic (x of shape (s0, 1, 0), flatten(x, 1) as "
+                "Reshape(x, [s0, -1]); static, the export writes the literal shape). Once two rows "
+                "(onnx-dynamic-zero-size-flatten-reshape): the same Reshape, the same message."),
+        link="https://github.com/microsoft/onnxruntime/issues/9940",
     ),
     Known(
         id="onnx-cross-entropy-unbatched-invalid-reshape", backends=("onnx",), kind="bug",

@@ -18,12 +18,6 @@ ROWS: tuple[Known, ...] = (
         link="https://docs.openvino.ai/2026/openvino-workflow/model-preparation/convert-model-pytorch.html",
     ),
     Known(
-        id="openvino-squeeze-non-unit-dim", backends=("openvino",), kind="bug",
-        outcome="mismatch", differences=("shape",), special=("", "0-d"), ops=("squeeze",),
-        reason=("x.squeeze(d) on a dim whose size is not 1 squeezes it anyway: a (2,) tensor comes back with shape (); "
-                "PyTorch leaves it as it is. Silently wrong shape."),
-    ),
-    Known(
         id="openvino-float64-computed-in-float32", backends=("openvino",), kind="documented",
         outcome="mismatch", differences=("values",), expected=("float64",), special=("",),
         reason=("float64 is computed in float32 even with EXECUTION_MODE_HINT=ACCURACY: a float64 input comes back from"
@@ -261,12 +255,17 @@ ROWS: tuple[Known, ...] = (
     ),
     Known(
         id="openvino-squeeze-copy-drops-every-dim", backends=("openvino",), kind="bug",
-        outcome="mismatch", differences=("shape",), special=("", "0-d"), ops=("squeeze_copy",),
+        outcome="mismatch", differences=("shape",), special=("", "0-d"), ops=("squeeze_copy", "squeeze"),
         also=(When(stages=("compile-or-run",), dynamic=False, outcome="crash", errors=("WorkerDied",),
                    message=r"the worker process died: signal SIGABRT", ops=("squeeze_copy",)),),
-        reason=("torch.squeeze_copy(x) without a dim comes back as a 0-d tensor whatever x's shape ((3, 2, 3, 2) or (2,),"
-                " with no dim of size 1): the data of a multi-element tensor as a scalar. A float op after it on "
-                "bfloat16 aborts the process. torch.squeeze(x) is converted right."),
+        reason=("OpenVINO's squeeze translator (src/frontends/pytorch/src/op/squeeze.cpp, one for aten::squeeze and "
+                "squeeze_copy) emits v0::Squeeze(x[, dims]), which drops the dims it is given, or every dim, without "
+                "checking that their size is 1: torch.squeeze_copy(x) without a dim comes back as a 0-d tensor whatever x's shape "
+                "((3, 2, 3, 2) or (2,), with no dim of size 1), and x.squeeze(d) on a dim whose size is not 1 "
+                "squeezes it anyway ((2,) comes back with shape ()); PyTorch leaves such a dim as it is. The data of "
+                "a multi-element tensor as a scalar; a float op after it on bfloat16 aborts the process. Once two "
+                "rows (openvino-squeeze-non-unit-dim): one translator, one missing size check. torch.squeeze(x) "
+                "without a dim is converted right."),
     ),
     Known(
         id="openvino-dynamic-size-output-as-tensor", backends=("openvino",), kind="bug",

@@ -677,13 +677,20 @@ ROWS: tuple[Known, ...] = (
                 "has dtype and shape handled but no device."),
     ),
     Known(
-        id="tvm-fx-size-arithmetic-argument", backends=("tvm-fx",), kind="bug",
+        id="tvm-fx-size-arithmetic-argument", backends=("tvm-fx", "tvm-dynamo"), kind="bug",
         stages=("import",), outcome="crash", errors=("TypeError",), ops=("narrow_half", "slice_but_last"),
         message=r"Cannot convert (floordiv|sub|add|mul|truediv|sym_max) with type <class 'torch\.fx\.node\.Node'> to `relax\.Expr`",
-        reason=("An op argument computed from a size in a static program (x.narrow(0, 0, x.size(0) // 2), "
-                "x[: x.size(0) - 1]) fails from_fx: symbolic_trace records the int arithmetic as a floordiv or sub "
-                "node, and the narrow or slice converter gets the fx Node itself, not its value. x.reshape(x.size(0) "
-                "// 2, -1) imports (its converter looks the node up)."),
+        also=(When(dynamic=True, outcome="crash", errors=("TypeError",),
+                   message=r"Cannot convert floordiv with type <class 'torch\.fx\.node\.Node'> to `relax\.Expr`$"),),
+        reason=("An op argument computed from a size (x.narrow(0, 0, x.size(0) // 2), x[: x.size(0) - 1]) reaches the "
+                "fx translator's narrow or slice converter as the fx Node itself, not its value, and convert_to_expr "
+                "converts constants and Relax values only: from_fx of a static program (symbolic_trace records the "
+                "int arithmetic as a floordiv or sub node), and relax_dynamo under torch.compile(dynamic=True) (the "
+                "length is a node computing floordiv of a symbolic size; statically dynamo folds it to a constant). "
+                "One converter (TorchFXImporter's _narrow / strided_slice), two frontends on it: the two rows this "
+                "was (tvm-dynamo-dynamic-size-expression-slice) fail on the same line with the same message. "
+                "x.reshape(x.size(0) // 2, -1) imports (its converter looks the node up). Related: apache/tvm PR "
+                "18918 resolves fx.Node bounds in the ExportedProgram frontend's _slice only."),
     ),
     Known(
         id="tvm-fx-shape-slice-argument", backends=("tvm-fx",), kind="bug",
@@ -760,15 +767,6 @@ ROWS: tuple[Known, ...] = (
                 "so the graph hands the module's eps to layer_norm as a symbolic float, and the fx translator's "
                 "_layer_norm_impl passes it on to relax.op.nn.layer_norm, whose epsilon must be a Python float. "
                 "Statically it converts."),
-    ),
-    Known(
-        id="tvm-dynamo-dynamic-size-expression-slice", backends=("tvm-dynamo",), kind="bug",
-        dynamic=True, outcome="crash", errors=("TypeError",),
-        message=r"Cannot convert floordiv with type <class 'torch\.fx\.node\.Node'> to `relax\.Expr`$",
-        reason=("x.narrow(0, 0, x.size(0) // 2) under torch.compile(dynamic=True): the length is an fx node computing "
-                "floordiv of a symbolic size, and the translator's strided_slice hands it to convert_to_expr, which "
-                "converts constants and Relax values but not a size expression left as an fx Node. Statically the "
-                "length is a constant."),
     ),
     Known(
         id="tvm-dynamo-dynamic-size-output", backends=("tvm-dynamo",), kind="bug",
