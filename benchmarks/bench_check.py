@@ -1,9 +1,11 @@
 """Does ``check`` tell a known cause from a new bug on users' own models?
 
-    python benchmarks/bench_check.py [--only FACTORY ...] [--write-docs]
+    python benchmarks/bench_check.py [--models known|real] [--only FACTORY ...] [--write-docs]
 
-Runs ``python -m suites check``'s ``check`` on every model of ``tests/known_causes.py``
-(users' models in the forms of upstream threads) against every CPU frontend installed,
+Runs ``python -m suites check``'s ``check`` on every model of a set against every CPU
+frontend installed: ``known`` (``tests/known_causes.py``, users' models in the forms of
+upstream threads) or ``real`` (``tests/real_models.py``, transformers architectures the
+suite does not draw and hand-written heads),
 each in the suite's worker, and matches each verdict against the known table (the rows
 alone, no corpus entry: an entry's exact signature is a generated case's). Per model and
 frontend it prints the verdict, the row that named it, and the row ``EXPECTED`` says
@@ -24,6 +26,7 @@ import time
 import warnings
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -34,22 +37,24 @@ from harness.own import OwnModel  # noqa: E402
 from harness.registry import CPU_BACKENDS  # noqa: E402
 from harness.worker import Worker  # noqa: E402
 from suites.check import check  # noqa: E402
-from tests.known_causes import EXPECTED  # noqa: E402
+from tests import known_causes, real_models  # noqa: E402
 
 __all__ = ["main"]
 
 ROOT = Path(__file__).resolve().parents[1]
+#: The model sets, and the docs section each writes.
+SETS = {"known": (known_causes, "bench_check"), "real": (real_models, "bench_check_real")}
 
 
-def measure(factories: list[str]) -> Counter[str]:
+def measure(models: Any, factories: list[str]) -> Counter[str]:
     """Check each model on every CPU frontend; print a line per verdict; count the outcomes."""
     counts: Counter[str] = Counter()
     worker = Worker(timeout=CASE_TIMEOUT, config=Config())
     try:
         print("| model | frontend | verdict | named by | expected row | |\n|---|---|---|---|---|---|")
         for factory in factories:
-            expected = EXPECTED[factory]
-            model = OwnModel(f"tests.known_causes:{factory}", path=str(ROOT))
+            expected = models.EXPECTED[factory]
+            model = OwnModel(f"{models.__name__}:{factory}", path=str(ROOT))
             start = time.perf_counter()
             found = check(model, CPU_BACKENDS, rows=KNOWN, config=Config(),
                           run_case=lambda spec, subject: worker.run(spec, subject, {}))
@@ -82,6 +87,7 @@ def measure(factories: list[str]) -> Counter[str]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", choices=sorted(SETS), default="known", help="the set of models (default known)")
     parser.add_argument("--only", action="append", default=[], metavar="FACTORY", help="check these models only")
     parser.add_argument("--write-docs", action="store_true",
                         help="also write the results, stamped, into their section of docs/benchmarks.md")
@@ -89,18 +95,20 @@ def main(argv: list[str] | None = None) -> None:
     measurement = Measurement(__file__, sys.argv[1:] if argv is None else argv)
     warnings.filterwarnings("ignore")
     logging.getLogger("torch").setLevel(logging.ERROR)
-    factories = options.only or list(EXPECTED)
+    models, section = SETS[options.models]
+    factories = options.only or list(models.EXPECTED)
     with capture() as printed:
-        counts = measure(factories)
-        wanted = sum(1 for f in factories for row in EXPECTED[f].values() if row)
+        counts = measure(models, factories)
+        wanted = sum(1 for f in factories for row in models.EXPECTED[f].values() if row)
         print(f"\n{len(factories)} models. Of {wanted} verdicts whose cause a row names: {counts['named']} named by "
               f"that row, {counts['MISSED']} not ({counts['listed, frontend not installed']} listed verdicts on a "
               f"frontend not installed). Of the verdicts of a cause no row names: {counts['new, as listed']} new, "
               f"{counts['ROW OF ANOTHER CAUSE']} taken by a row of another cause. Unlisted: {counts['other row']} "
               f"named by a row, {counts['new']} new, {counts['pass']} passes.")
     if options.write_docs:
-        measurement.write("bench_check", "check on users' own models: known causes named by their row",
-                          printed.getvalue())
+        title = {"known": "check on users' own models: known causes named by their row",
+                 "real": "check on real models the suite does not draw: every NEW a cause no row states"}[options.models]
+        measurement.write(section, title, printed.getvalue())
 
 
 if __name__ == "__main__":

@@ -39,11 +39,22 @@ def state_of(forward: Callable, buffers: dict[str, torch.Tensor], args: tuple, k
     """What ``forward`` may mutate: every buffer, and every tensor of the inputs, each
     under the steps that reach it (a parameter, then its path inside its tree)."""
     inputs: dict[StateKey, Any] = {}
-    for name, value in inspect.signature(forward).bind(*args, **kwargs).arguments.items():
+    for name, value in _bound(forward, args, kwargs).items():
         for path, leaf in pytree.tree_flatten_with_path(value)[0]:
             if isinstance(leaf, torch.Tensor):
                 inputs[(pytree.MappingKey(name), *(own_key(k) for k in path))] = leaf
     return {"buffers": {(pytree.MappingKey(name),): t for name, t in buffers.items()}, "inputs": inputs}
+
+
+def _bound(forward: Callable, args: tuple, kwargs: dict) -> dict[str, Any]:
+    """Each argument of the call under its parameter's name. A keyword that eager accepts
+    and the unwrapped signature lacks (transformers' ``can_return_tuple`` wrapper takes
+    ``return_dict`` itself) keeps its own name."""
+    signature = inspect.signature(forward)
+    takes_any = any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values())
+    extra = {} if takes_any else {k: v for k, v in kwargs.items() if k not in signature.parameters}
+    bound = signature.bind(*args, **{k: v for k, v in kwargs.items() if k not in extra}).arguments
+    return {**bound, **extra}
 
 
 @dataclass

@@ -21,11 +21,12 @@ from typing import Any
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
+from packaging.version import Version
 
 from .registry import BUILTIN_BACKENDS
 
-__all__ = ["KERNEL_FEATURES", "PROJECT", "cpu_features", "cpu_flags", "frontend_distributions", "frontend_versions",
-           "installed", "machine", "off_pins", "pins", "versions"]
+__all__ = ["KERNEL_FEATURES", "PROJECT", "below_pins", "cpu_features", "cpu_flags", "frontend_distributions",
+           "frontend_versions", "installed", "machine", "off_pins", "pins", "versions"]
 
 #: The distribution this project installs as (pyproject.toml).
 PROJECT = "roundtrip"
@@ -122,10 +123,8 @@ def pins(project: str = PROJECT) -> dict[str, Requirement]:
     return found
 
 
-def off_pins(distributions: tuple[str, ...] | list[str], pinned: dict[str, Requirement] | None = None) -> list[str]:
-    """The installed ``distributions`` whose version their pin does not admit, as
-    ``"torch 2.14.1 (pinned ==2.13.0)"``; empty on the pinned set. A distribution with no
-    pin, or not installed, is never off its pin."""
+def _off(distributions: Iterable[str], pinned: dict[str, Requirement] | None) -> list[tuple[str, str, Requirement]]:
+    """(distribution, installed version, pin) of each installed one its pin does not admit."""
     pinned = pins() if pinned is None else pinned
     off = []
     for dist in dict.fromkeys(distributions):
@@ -136,5 +135,21 @@ def off_pins(distributions: tuple[str, ...] | list[str], pinned: dict[str, Requi
             continue
         # prereleases=True: a pin names one release exactly; a local build (2.13.0+cpu) is that release.
         if requirement is not None and not requirement.specifier.contains(installed, prereleases=True):
-            off.append(f"{dist} {installed} (pinned {requirement.specifier})")
+            off.append((dist, installed, requirement))
     return off
+
+
+def off_pins(distributions: tuple[str, ...] | list[str], pinned: dict[str, Requirement] | None = None) -> list[str]:
+    """The installed ``distributions`` whose version their pin does not admit, as
+    ``"torch 2.14.1 (pinned ==2.13.0)"``; empty on the pinned set. A distribution with no
+    pin, or not installed, is never off its pin."""
+    return [f"{dist} {installed} (pinned {requirement.specifier})" for dist, installed, requirement in _off(distributions, pinned)]
+
+
+def below_pins(distributions: tuple[str, ...] | list[str], pinned: dict[str, Requirement] | None = None) -> bool:
+    """Every installed distribution off its pin is older than the release it pins
+    (apache-tvm 0.26.0 beside ==0.27.0.post1), and one is: an entry filed on the pins may
+    fail there in another way, from before the code it was filed against."""
+    off = _off(distributions, pinned)
+    return bool(off) and all(Version(installed) < Version(spec.version) for _, installed, requirement in off
+                             for spec in requirement.specifier)

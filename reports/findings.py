@@ -25,6 +25,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from packaging.version import Version
+
 from harness.known import KNOWN, SURVEY, TRT, TVM, Known, match, recorded
 from harness.registry import load_backend
 from harness.versions import frontend_distributions
@@ -135,18 +137,22 @@ def _releases_section(releases: dict[str, Any], entries: list[Entry]) -> list[st
             "The corpus replayed under each version set (`python -m reports.releases replay`, merged into "
             "reports/releases.json): how many entries still reproduce, are fixed, fail as another row "
             "explains, or fail in a way no row explains. The pinned set's replay is strict; the others inform "
-            "([corpus.md](corpus.md#across-releases)).", "",
-            "| version set | torch | frontends | CPU | " + " | ".join(ANSWERS) + " |",
-            "|---|---|---|---|" + "---:|" * len(ANSWERS)]
+            "([corpus.md](corpus.md#across-releases)). Answered: the entries of the corpus with an answer in "
+            "the column (a column is filled by a replay under its versions on a CPU of its features; an entry "
+            "of a frontend no CPU machine runs, Torch-TensorRT's, is answered by the GPU job).", "",
+            "| version set | torch | frontends | CPU | answered | " + " | ".join(ANSWERS) + " |",
+            "|---|---|---|---|---:|" + "---:|" * len(ANSWERS)]
     frontends = [d for d in frontend_distributions() if d != "torch"]
-    for key, column in sorted(columns.items()):
+    ids = {e.id: e for e in entries}
+    # Oldest torch first, then by the frontends' versions: the page reads as a release history.
+    for key, column in sorted(columns.items(), key=lambda kv: (Version(kv[1]["versions"].get("torch", "0")),
+                                                               sorted(kv[1]["versions"].items()), kv[0])):
         found = column["versions"]
-        said = [r[key]["answer"] for r in releases["entries"].values() if key in r]
+        said = [r[key]["answer"] for entry_id, r in releases["entries"].items() if key in r and entry_id in ids]
         text.append(f"| `{key}` | {found.get('torch', '?')} | "
                     + ", ".join(f"{d} {found[d]}" for d in frontends if d in found)
-                    + f" | {', '.join(column['cpu']) or '?'} | "
+                    + f" | {', '.join(column['cpu']) or '?'} | {len(said)} of {len(ids)} | "
                     + " | ".join(str(said.count(a)) for a in ANSWERS) + " |")
-    ids = {e.id: e for e in entries}
     differ = [entry_id for entry_id, results in releases["entries"].items()
               if len({r["answer"] for r in results.values()}) > 1 and entry_id in ids]
     text.append("")

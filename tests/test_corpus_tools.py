@@ -223,3 +223,20 @@ def test_off_pins_names_each_installed_distribution_its_pin_does_not_admit():
     assert off_pins(["packaging", "pytest"], pinned) == [f"packaging {version('packaging')} (pinned ==0.0.1)"]
     assert Requirement("torch==2.13.0").specifier.contains("2.13.0+cpu", prereleases=True)
     assert "torch" in pins() and str(pins()["torch"].specifier).startswith("==")  # the cpu extra's
+
+
+def test_below_pins_tells_an_older_release_from_a_newer_one():
+    """Under releases older than the pins an entry may fail another way: its answer there,
+    never a red replay; a newer one, or one older beside one newer, stays news."""
+    from importlib.metadata import version
+
+    from packaging.requirements import Requirement
+
+    from harness.versions import below_pins
+
+    pytest_version = version("pytest")
+    newer, older = Requirement("packaging==999.0"), Requirement("packaging==0.0.1")
+    assert below_pins(["packaging"], {"packaging": newer})  # installed below the pin
+    assert not below_pins(["packaging"], {"packaging": older})  # installed above it
+    assert not below_pins(["pytest"], {"pytest": Requirement(f"pytest=={pytest_version}")})  # on the pins
+    assert not below_pins(["packaging", "pytest"], {"packaging": newer, "pytest": Requirement("pytest==0.0.1")})

@@ -12,6 +12,7 @@ The target is the run's ``tvm_target`` (``--tvm-target`` or ``ROUNDTRIP_TVM_TARG
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 import torch
@@ -170,11 +171,26 @@ def _tensor_leaves(ctx: CompileContext) -> list[torch.Tensor]:
     return [leaf for leaf in pytree.tree_leaves((ctx.args, ctx.kwargs)) if isinstance(leaf, torch.Tensor)]
 
 
+def _placeholders_fit(ctx: CompileContext) -> bool:
+    """symbolic_trace(model) makes a placeholder of every parameter of forward, in its
+    signature's order, defaulted ones included (a Proxy, not their default): the call's
+    tensors feed them only where the call passes every parameter, positionally then by
+    keyword in that order (a user's ``model(input_ids=..., attention_mask=...)`` of a
+    forward with twenty parameters does not)."""
+    if not all(isinstance(a, torch.Tensor) for a in (*ctx.args, *ctx.kwargs.values())):
+        return False
+    parameters = list(inspect.signature(ctx.model.forward).parameters.values())
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters):
+        return False
+    names = [p.name for p in parameters]
+    return len(names) == len(ctx.args) + len(ctx.kwargs) and names[len(ctx.args):] == list(ctx.kwargs)
+
+
 def _traced_module(ctx: CompileContext) -> tuple[torch.nn.Module, list[torch.Tensor]]:
-    """What from_fx traces: the model itself where every argument is a tensor (forward's
-    parameters are the placeholders), else ``flat_tensor_module``; and the tensors its
-    placeholders take (``_tensor_leaves``)."""
-    if all(isinstance(a, torch.Tensor) for a in (*ctx.args, *ctx.kwargs.values())):
+    """What from_fx traces: the model itself where the call's tensors are forward's
+    placeholders (``_placeholders_fit``), else ``flat_tensor_module``, which calls the
+    model as the call does; and the tensors its placeholders take (``_tensor_leaves``)."""
+    if _placeholders_fit(ctx):
         return ctx.model, _tensor_leaves(ctx)
     return flat_tensor_module(ctx.model, ctx.args, ctx.kwargs)
 
