@@ -145,6 +145,8 @@ def save_finding(failure: Any, corpus: Path = CORPUS, *, status: str = "open",
 def load_entry(directory: Path) -> Entry:
     """One entry; a missing or malformed field raises ``CorpusError`` naming it."""
     meta_path, case_path = directory / "meta.json", directory / "case.json"
+    if not case_path.exists() and (directory / "model.json").exists():
+        case_path = directory / "model.json"  # a real model's finding (``python -m suites check``): its factory
     try:
         meta = json.loads(meta_path.read_text())
     except (OSError, json.JSONDecodeError) as exc:

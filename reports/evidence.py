@@ -84,6 +84,9 @@ def add(finding: Path, corpus: Path = CORPUS, *, row_id: str | None = None, why:
         shutil.copytree(finding, staging)
         meta = {**entry.meta, **({"row": row_id} if row_id is not None else {"triaged": why})}
         (staging / "meta.json").write_text(json.dumps(meta, indent=1, sort_keys=True))
+        if (staging / "model.json").exists():  # a real model's: its factory imports from the project's root
+            model = json.loads((staging / "model.json").read_text())
+            (staging / "model.json").write_text(json.dumps({**model, "path": ""}, sort_keys=True))
         os.rename(staging, destination)
     return destination
 
