@@ -270,3 +270,43 @@ def test_an_op_that_computes_nothing_breaks_no_trigger(idle):
     clone_row = Known(id="idle-row", backends=("openvino",), kind="bug", errors=("WorkerDied",), ops=(idle,), alone=True,
                       reason="")
     assert clone_row.matches(died(idle)) and not clone_row.matches(died("buffer_update"))
+
+
+def _shared_crash_keys(rows: tuple[Known, ...]) -> dict[tuple[str, str], set[str]]:
+    """(error type, masked message) of each recorded crash a bug row explains, with the
+    rows that explain one: a frontend's own words for one failure, whatever backend or
+    stage met it (tvm-fx and relax_dynamo share a converter). A dead process's key is its
+    signal alone, which many causes share: left out."""
+    keys: dict[tuple[str, str], set[str]] = {}
+    for _, signature in _READ:
+        row = match(signature, rows)
+        seen = signature.as_seen()
+        if row is None or row.kind == "unsupported" or seen.outcome != "crash" or seen.error_type in ("", "WorkerDied"):
+            continue
+        keys.setdefault((seen.error_type, seen.message), set()).add(row.id)
+    return keys
+
+
+def _two_rows_of_one_failure(rows: tuple[Known, ...]) -> list[tuple[str, list[str]]]:
+    """Keys two rows share where neither row's reason names the other (says why they are two)."""
+    by_id = {row.id: row for row in rows}
+    return [(message, sorted(ids)) for (_, message), ids in _shared_crash_keys(rows).items() if len(ids) > 1
+            and not any(other in by_id[one].reason for one in ids for other in ids if other != one)]
+
+
+def test_one_failure_is_one_row():
+    """Two rows whose recorded crashes carry the same error and message are one root
+    cause filed twice (the pairs folded in one row each: the fx translator's narrow on
+    tvm-fx and tvm-dynamo, ONNX Runtime's Reshape of a -1 beside a product of 0), unless a
+    row's reason names the other and says why they are two."""
+    shared = _two_rows_of_one_failure(KNOWN)
+    assert not shared, f"rows sharing a failure, neither saying why they are two: {shared}"
+
+
+def test_a_root_cause_filed_twice_is_caught():
+    row = next(r for r in KNOWN if r.id == "onnx-zero-size-reshape-minus-one")
+    # Put first, the twin takes the static verdicts; the dynamic one stays with the row.
+    narrowed = replace(row, id="planted-twin", reason="", dynamic=False)
+    assert _two_rows_of_one_failure((narrowed, *KNOWN)), "a second row of one failure went unseen"
+    said = replace(narrowed, reason="Not onnx-zero-size-reshape-minus-one: another graph writes the same Reshape.")
+    assert not _two_rows_of_one_failure((said, *KNOWN))

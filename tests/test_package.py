@@ -180,3 +180,20 @@ def test_installed_into_a_project_with_the_newest_hypothesis(tmp_path: Path, whe
     assert (project / "reports" / "latest" / "findings.json").is_file()
     assert not (site / "reports" / "latest").exists()
 
+
+
+def test_the_core_torch_dependency_admits_the_newest_release() -> None:
+    """A team on the newest torch installs Roundtrip beside it: the core dependency has no
+    upper bound (the corpus replay informs off the pins); the tensorrt extra keeps
+    Torch-TensorRT's own bound through its pin, and the cpu extra the pinned wheel."""
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"]
+    [torch] = [Requirement(r) for r in project["dependencies"] if Requirement(r).name == "torch"]
+    assert not any(spec.operator in ("<", "<=", "==", "~=") for spec in torch.specifier), torch
+    assert torch.specifier.contains("99.0")
+    extras = project["optional-dependencies"]
+    assert any(Requirement(r).name == "torch-tensorrt" and "==" in str(Requirement(r).specifier) for r in extras["tensorrt"])
+    assert "torch==2.13.0" in extras["cpu"]
