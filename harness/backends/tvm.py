@@ -166,32 +166,27 @@ def flat_tensor_module(model, args, kwargs):
     return FlatInputs(), [leaves[i] for i in tensors]
 
 
-def _tensor_leaves(ctx: CompileContext) -> list[torch.Tensor]:
-    """The call's tensors in pytree order: the placeholders of either traced module."""
+def _traces_itself(ctx: CompileContext) -> bool:
+    """from_fx traces the model itself where every argument the call passes is a tensor, as
+    its users do (``torch.fx.symbolic_trace(model)``: a placeholder of each of forward's
+    parameters, those with a default too), else ``flat_tensor_module``."""
+    return all(isinstance(a, torch.Tensor) for a in (*ctx.args, *ctx.kwargs.values()))
+
+
+def _placeholder_inputs(ctx: CompileContext) -> list[torch.Tensor]:
+    """The tensors the traced module's placeholders take, in their order: forward's
+    parameters' where the model itself is traced (a call by keyword need not follow it:
+    ``model(attention_mask=m, input_ids=i)``), else the inputs' tree's."""
+    if _traces_itself(ctx):
+        bound = inspect.signature(ctx.model.forward).bind(*ctx.args, **ctx.kwargs).arguments
+        return [t for t in bound.values() if isinstance(t, torch.Tensor)]
     return [leaf for leaf in pytree.tree_leaves((ctx.args, ctx.kwargs)) if isinstance(leaf, torch.Tensor)]
 
 
-def _placeholders_fit(ctx: CompileContext) -> bool:
-    """symbolic_trace(model) makes a placeholder of every parameter of forward, in its
-    signature's order, defaulted ones included (a Proxy, not their default): the call's
-    tensors feed them only where the call passes every parameter, positionally then by
-    keyword in that order (a user's ``model(input_ids=..., attention_mask=...)`` of a
-    forward with twenty parameters does not)."""
-    if not all(isinstance(a, torch.Tensor) for a in (*ctx.args, *ctx.kwargs.values())):
-        return False
-    parameters = list(inspect.signature(ctx.model.forward).parameters.values())
-    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters):
-        return False
-    names = [p.name for p in parameters]
-    return len(names) == len(ctx.args) + len(ctx.kwargs) and names[len(ctx.args):] == list(ctx.kwargs)
-
-
 def _traced_module(ctx: CompileContext) -> tuple[torch.nn.Module, list[torch.Tensor]]:
-    """What from_fx traces: the model itself where the call's tensors are forward's
-    placeholders (``_placeholders_fit``), else ``flat_tensor_module``, which calls the
-    model as the call does; and the tensors its placeholders take (``_tensor_leaves``)."""
-    if _placeholders_fit(ctx):
-        return ctx.model, _tensor_leaves(ctx)
+    """What from_fx traces (``_traces_itself``), and the tensors its placeholders take."""
+    if _traces_itself(ctx):
+        return ctx.model, _placeholder_inputs(ctx)
     return flat_tensor_module(ctx.model, ctx.args, ctx.kwargs)
 
 
@@ -321,7 +316,7 @@ class TvmFx(_TvmBackend):
 
     def run(self, compiled: Any, ctx: CompileContext) -> Any:
         vm, params = compiled
-        inputs = [self._to_tvm(t) for t in _tensor_leaves(ctx)]
+        inputs = [self._to_tvm(t) for t in _placeholder_inputs(ctx)]
         return to_torch(vm["main"](*inputs, *params))
 
 

@@ -733,11 +733,14 @@ ROWS: tuple[Known, ...] = (
                  r"or None or have an __index__ method|input to _none_or_dtype\(\) must be None or "
                  r"torch\.Tensor|vmap\(|ones\(\) takes N positional argument but N were given|torch\.finfo\(\) requires a"
                  r" floating point input type|'Proxy' object does not support item assignment|Proxy object cannot be "
-                 r"iterated|'Attribute' object cannot be interpreted as an integer"),
+                 r"iterated|'Attribute' object cannot be interpreted as an integer|You cannot specify both input_ids "
+                 r"and inputs_embeds at the same time"),
         reason=("torch.fx.symbolic_trace documents that it cannot trace Python control flow on traced values, nor "
                 "Python-level use of them (a Proxy as a slice bound or a size, its ndim as an int as torch.masked's "
                 "reductions read it, an isinstance check, torch.finfo of its "
-                "dtype, vmap, an item assignment h[idx] = v on a traced value, iterating one: list(x.shape)): nn.LSTM/GRU/RNN, "
+                "dtype, vmap, an item assignment h[idx] = v on a traced value, iterating one: list(x.shape); a defaulted "
+                "parameter the call leaves out is a Proxy, not its default, so transformers' `inputs_embeds is not "
+                "None` check fails a DistilBertModel called with input_ids alone): nn.LSTM/GRU/RNN, "
                 "nn.TransformerEncoderLayer and transformers' models are rejected at tracing, before TVM is reached."),
         link="https://docs.pytorch.org/docs/stable/fx.html#limitations-of-symbolic-tracing",
     ),
