@@ -36,7 +36,8 @@ from harness.subjects import Subject, kind_of, subject_from_json, subject_to_jso
 from harness.worker import Worker
 
 from .entries import CorpusError, Entry, load_entries, load_entry, save_finding, write_atomic
-from .evidence import add, needs_entry, rows_without_entry
+from .evidence import add, known_rows, needs_entry, rows_without_entry
+from .flakes import TIMES, counted, is_flaky, replay_times, values_entries
 from .issue import render_all, render_report
 from .reproducer import reproducer_source, subject_reproducer
 from .verify import run_reproducer
@@ -92,6 +93,10 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("entries", nargs="*", help="entry ids (default: all)")
     refresh_ = sub.add_parser("refresh", help="simplify entries' inputs and write their reproducers anew")
     refresh_.add_argument("entries", nargs="*", help="entry ids (default: all)")
+    flakes = sub.add_parser("flakes", help=f"replay each open values-mismatch entry {TIMES} times on record; mark the "
+                            "ones whose replays disagree flaky")
+    flakes.add_argument("entries", nargs="*", help="entry ids (default: every open values mismatch)")
+    flakes.add_argument("--times", type=int, default=TIMES, help=f"replays per entry (default {TIMES})")
     file_ = sub.add_parser("file", help="file a case written by hand as a row's entry (where find cannot reach it)")
     file_.add_argument("row", help="the row's id in harness.known")
     file_.add_argument("--backend", required=True, help="built-in name or package.module:ClassName")
@@ -143,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
                 entry = refresh(entry, lambda case, options, spec=spec: worker.run(spec, case, options))
                 print(f"{entry.id}: {len((entry.path / 'repro.py').read_text().splitlines())} lines", flush=True)
             return 0
+        if args.command == "flakes":
+            return _flakes(values_entries(_selected(args.entries, corpus)), args.times, worker, corpus)
         text = Path(args.case).read_text() if not args.case.lstrip().startswith("{") else args.case
         return _file(args.row, args.backend, subject_from_json(text), json.loads(args.options), worker, config)
     finally:
@@ -161,6 +168,20 @@ def _file(row_id: str, backend_spec: str, case: Subject, options: dict[str, Any]
     failure = ConformanceFailure(load_backend(backend_spec, config), backend_spec, case, options, verdict)
     failure = simplified(failure, lambda c, o: worker.run(backend_spec, c, o))
     print(f"{row_id}: {save_finding(failure, config.corpus, entry=row_id, row=row_id, origin='written by hand')}")
+    return 0
+
+
+def _flakes(entries: list[Entry], times: int, worker: Any, corpus: Path) -> int:
+    """Replay each entry ``times`` times and write the count into its meta.json."""
+    rows = known_rows(corpus)
+    for entry in entries:
+        spec = entry.meta["backend"]
+        replays = replay_times(entry, lambda e, spec=spec: worker.run(spec, e.case, e.meta["options"]), rows, times)
+        counted(entry, replays)
+        print(f"{entry.id:50} reproduced {replays['reproduced']} of {times}" + ("  FLAKY" if is_flaky(entry.meta) else ""),
+              flush=True)
+    flaky = sum(is_flaky(e.meta) for e in entries)
+    print(f"{len(entries)} entries replayed {times} times each: {flaky} flaky")
     return 0
 
 

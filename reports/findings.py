@@ -31,6 +31,7 @@ from harness.known import KNOWN, SURVEY, TRT, TVM, Known, match, recorded
 from harness.registry import load_backend
 from harness.versions import frontend_distributions
 from reports.entries import CORPUS, Entry, load_entries
+from reports.flakes import TIMES, is_flaky, values_entries
 from reports.releases import ANSWERS, RELEASES
 from reports.releases import load as load_releases
 from reports.releases import summary as releases_summary
@@ -96,6 +97,19 @@ def _released(entry: Entry, releases: dict[str, Any]) -> str:
     """The entry's reproducer, and which releases it reproduces on (``reports.releases``)."""
     said = releases_summary(entry.id, releases, frontend=load_backend(entry.meta["backend"]).distribution)
     return _repro(entry) + (f": {said}" if said else "")
+
+
+def _flakes_section(entries: list[Entry]) -> list[str]:
+    """How many values-mismatch entries were replayed on record, and which disagreed."""
+    candidates = values_entries(entries)
+    counted_ = [e for e in candidates if e.meta.get("replays")]
+    flaky = [e for e in counted_ if is_flaky(e.meta)]
+    said = (f"Flakes: of {_plural(len(candidates), 'open values-mismatch entry')}, {len(counted_)} "
+            f"{'was' if len(counted_) == 1 else 'were'} replayed on record (`python -m reports.corpus flakes`, {TIMES} "
+            f"times each): " + (f"{len(flaky)} flaky, not counted as bugs until explained: "
+                               + ", ".join(f"`{e.id}` ({e.meta['replays']['reproduced']} of {e.meta['replays']['times']})"
+                                           for e in flaky) if flaky else "none flaky") + ".")
+    return [said, ""]
 
 
 def _plural(n: int, word: str) -> str:
@@ -204,6 +218,7 @@ def render(known: tuple[Known, ...] = KNOWN, entries: list[Entry] | None = None,
                     f"{sum(1 for k in mine if k.kind == 'documented')} | "
                     f"{sum(1 for k in mine if k.kind == 'unsupported')} | {sum(counts[k.id] for k in mine)} |")
     text.append("")
+    text += _flakes_section(entries)
     text += _releases_section(releases, entries)
     for name, _ in FRONTENDS:
         rows = [k for k in bugs if frontend(k) == name]

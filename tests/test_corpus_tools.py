@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from harness.known import match
 from reports.entries import CORPUS, CorpusError, load_entries
 from reports.evidence import add, open_rows
 from reports.issue import render_all, render_report
@@ -240,3 +241,32 @@ def test_below_pins_tells_an_older_release_from_a_newer_one():
     assert not below_pins(["packaging"], {"packaging": older})  # installed above it
     assert not below_pins(["pytest"], {"pytest": Requirement(f"pytest=={pytest_version}")})  # on the pins
     assert not below_pins(["packaging", "pytest"], {"packaging": newer, "pytest": Requirement("pytest==0.0.1")})
+
+
+def test_flakes_are_counted_and_marked(tmp_path):
+    """A values-mismatch entry replayed on record: replays that disagree mark it flaky
+    (the replay never calls its pass a fix then), replays that agree clear the mark."""
+    from itertools import cycle
+
+    from harness.known import KNOWN
+    from harness.known import recorded as harness_recorded
+    from harness.verdict import Verdict
+    from reports.entries import load_entry
+    from reports.evidence import known_rows
+    from reports.flakes import counted, is_flaky, replay_times, values_entries
+
+    entry = next(e for e in values_entries([e for e in load_entries() if not isinstance(e, CorpusError)]))
+    shutil.copytree(entry.path, tmp_path / entry.id)
+    copy = load_entry(tmp_path / entry.id)
+    rows = (*KNOWN, *known_rows())
+    recorded = harness_recorded({"signature": copy.meta["signature"], "backend": copy.meta["backend"],
+                                 "notes": copy.meta.get("notes", [])})  # its failure as on record
+    assert match(recorded, rows) is not None, "the planted reproduction is not the entry's own failure"
+    passed = Verdict(copy.meta["backend"], "pass", "judge")
+    turns = cycle([recorded, passed])
+    replays = replay_times(copy, lambda e: next(turns), rows, times=5)
+    assert (replays["times"], replays["reproduced"]) == (5, 3)
+    counted(copy, replays)
+    assert is_flaky(load_entry(copy.path).meta) and load_entry(copy.path).meta["flaky"]
+    counted(copy, replay_times(copy, lambda e: recorded, rows, times=5))
+    assert not is_flaky(load_entry(copy.path).meta) and "flaky" not in load_entry(copy.path).meta
