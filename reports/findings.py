@@ -104,7 +104,7 @@ def _flakes_section(entries: list[Entry]) -> list[str]:
     candidates = values_entries(entries)
     counted_ = [e for e in candidates if e.meta.get("replays")]
     flaky = [e for e in counted_ if is_flaky(e.meta)]
-    said = (f"Flakes: of {_plural(len(candidates), 'open values-mismatch entry')}, {len(counted_)} "
+    said = (f"Flakes: of {len(candidates)} open values-mismatch {'entry' if len(candidates) == 1 else 'entries'}, {len(counted_)} "
             f"{'was' if len(counted_) == 1 else 'were'} replayed on record (`python -m reports.corpus flakes`, {TIMES} "
             f"times each): " + (f"{len(flaky)} flaky, not counted as bugs until explained: "
                                + ", ".join(f"`{e.id}` ({e.meta['replays']['reproduced']} of {e.meta['replays']['times']})"
