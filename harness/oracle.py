@@ -93,7 +93,34 @@ def _children(obj: Any) -> list[tuple[Any, Any]] | None:
         if handler.flatten_with_keys_fn is not None:
             return [(own_key(key), v) for key, v in handler.flatten_with_keys_fn(obj)[0]]
         return [(pytree.SequenceKey(i), v) for i, v in enumerate(handler.flatten_fn(obj)[0])]
-    return None
+    return _attributes(obj)
+
+
+def _attributes(obj: Any) -> list[tuple[Any, Any]] | None:
+    """An object of a class pytree does not know that holds tensors (transformers'
+    DynamicCache before ``register_dynamic_cache_export_support``, a user's own result
+    class): its attributes that hold a tensor, compared as a container's children, so the
+    object is judged by its tensors and not as one opaque value (which never equals
+    another)."""
+    attributes = getattr(obj, "__dict__", None)
+    if not isinstance(attributes, dict) or isinstance(obj, (torch.Tensor, type, torch.nn.Module)):
+        return None
+    held = [(pytree.GetAttrKey(name), v) for name, v in attributes.items() if _holds_tensor(v)]
+    return held or None
+
+
+def _holds_tensor(obj: Any, depth: int = 4) -> bool:
+    """A tensor is reachable from ``obj`` through containers and attributes (``depth`` deep)."""
+    if isinstance(obj, torch.Tensor):
+        return True
+    if depth == 0 or isinstance(obj, (str, bytes, type, torch.nn.Module)):
+        return False
+    if isinstance(obj, dict):
+        return any(_holds_tensor(v, depth - 1) for v in obj.values())
+    if isinstance(obj, (list, tuple)):
+        return any(_holds_tensor(v, depth - 1) for v in obj)
+    attributes = getattr(obj, "__dict__", None)
+    return isinstance(attributes, dict) and any(_holds_tensor(v, depth - 1) for v in attributes.values())
 
 
 def dtype_name(t: torch.Tensor) -> str:

@@ -41,6 +41,11 @@ from suites.filing import shrink_and_file
 __all__ = ["Checked", "assert_roundtrips", "check", "main"]
 
 
+#: Characters of a verdict's headline a line shows: enough for the op or parameter a
+#: frontend names ("Unsupported function types ['_add_batch_dim', '_entry', ...]").
+_SHOWN = 400
+
+
 class Checked:
     """One backend's verdict on the model, and what the known table says of it."""
 
@@ -63,8 +68,8 @@ class Checked:
             return f"{self.backend_spec:22} pass{notes}"
         if self.known is not None:
             kind = "unsupported" if self.known.kind == "unsupported" else f"known bug ({v.outcome})"
-            return f"{self.backend_spec:22} {kind}: {self.known.id}  {v.headline()[:100]}"
-        return (f"{self.backend_spec:22} NEW {v.outcome} at {v.stage}: {v.headline()[:120]}\n"
+            return f"{self.backend_spec:22} {kind}: {self.known.id}  {v.headline()[:_SHOWN]}"
+        return (f"{self.backend_spec:22} NEW {v.outcome} at {v.stage}: {v.headline()[:_SHOWN]}\n"
                 f"{'':23}signature {v.signature()}" + (f"\n{'':23}entry {self.entry}" if self.entry else ""))
 
 

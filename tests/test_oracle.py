@@ -104,3 +104,26 @@ def test_the_fp64_rule_passes_a_result_nearer_float64_and_catches_one_farther():
     with_nan[3] = float("nan")
     assert not closer_than_eager(expected, with_nan, reference)
     assert not closer_than_eager(expected, nearer, None)  # no float64 run: the tolerance alone judges
+
+
+class _Layer:
+    def __init__(self, keys: torch.Tensor) -> None:
+        self.keys, self.config = keys, {"heads": 2}
+
+
+class _UnregisteredCache:
+    """A result class pytree does not know (a DynamicCache before its registration)."""
+
+    def __init__(self, keys: torch.Tensor) -> None:
+        self.layers, self.seen = [_Layer(keys)], 3
+
+
+def test_an_unregistered_result_object_is_compared_by_its_tensors():
+    """Two such objects are never equal as opaque values: they are judged by the tensors
+    their attributes hold, and a wrong tensor inside is found at its attribute's path."""
+    keys = torch.arange(6.0).reshape(2, 3)
+    assert compare(_UnregisteredCache(keys), _UnregisteredCache(keys.clone())) == []
+    [found] = compare(_UnregisteredCache(keys), _UnregisteredCache(keys + 1))
+    assert found.kind == "values" and "layers" in str(found.path) and "keys" in str(found.path)
+    # A tensor-free object stays one value (an identity comparison says nothing more).
+    assert compare(_Layer(None), _Layer(None))[0].kind == "values"
