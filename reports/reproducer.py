@@ -366,8 +366,8 @@ def own_model_reproducer(model: OwnModel, backend: Backend, options: dict[str, A
     module, _, name = model.factory.partition(":")
     lines = [*head, "import copy", "import sys", "", "import torch", "from torch.utils import _pytree as pytree"]
     lines += [line for line in imports if line not in lines]
-    if model.path:  # where it runs, never this checkout's absolute path: the reproducer travels
-        lines.append("sys.path.insert(0, '.')  # the factory's project root, where it runs")
+    if model.path:
+        lines.append(f"sys.path.insert(0, {model.path!r})")
     lines += [f"import {module}", "", f"factory = {module}.{name}"]
     if helpers:
         lines += ["", "", helpers.rstrip(), "", ""]

@@ -1,47 +1,14 @@
-# tests.real_models:opt: ValueError: code: co_varnames is too small @activation_form+add+add_buffer+add_scalar+arange+arange… (tvm-fx)
-# apache-tvm 0.27.0.post1, torch 2.13.0+cpu. Exits 1 while the bug reproduces.
-# Run it where the factory's module imports (its project's root).
-import copy
+# tests.real_models:opt: ValueError: code: co_varnames is too small (tvm-fx, at torch.fx's trace step)
+# torch 2.13.0+cpu, apache-tvm 0.27.0.post1. Exits 1 while the bug reproduces.
+# Run it from the project's root (the factory's module imports from there).
 import sys
 
 import torch
-from torch.utils import _pytree as pytree
-sys.path.insert(0, '.')  # the factory's project root, where it runs
+sys.path.insert(0, '.')
 import tests.real_models
 
-factory = tests.real_models.opt
-
-
-def flat_tensor_module(model, args, kwargs):
-    leaves, spec = pytree.tree_flatten((args, kwargs))
-    tensors = [i for i, leaf in enumerate(leaves) if isinstance(leaf, torch.Tensor)]
-
-    class FlatInputs(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.model = model
-
-        def call(self, inputs):
-            tree = list(leaves)
-            for i, tensor in zip(tensors, inputs):
-                tree[i] = tensor
-            call_args, call_kwargs = pytree.tree_unflatten(tree, spec)
-            return self.model(*call_args, **call_kwargs)
-
-    # One named parameter per tensor: fx makes a placeholder of each (not of *args).
-    names = ", ".join(f"input{i}" for i in range(len(tensors)))
-    namespace = {}
-    exec(f"def forward(self, {names}):\n    return self.call([{names}])", namespace)  # noqa: S102
-    FlatInputs.forward = namespace["forward"]
-    return FlatInputs(), [leaves[i] for i in tensors]
-
-
-made = factory()  # (model, args, kwargs), (model, args) or (model, inputs)
-model = made[0].eval()
-args, kwargs = made[1:] if len(made) == 3 else made[1]() if callable(made[1]) else (made[1], {})
-args = tuple(args) if isinstance(args, (tuple, list)) else (args,)
-eager_model, eager_args, eager_kwargs = copy.deepcopy((model, args, kwargs))
-expected = eager_model(*eager_args, **eager_kwargs)
-flat, inputs = flat_tensor_module(model, args, kwargs)  # the placeholders: the input tensors
-graph_module = torch.fx.symbolic_trace(flat)
+model, args, kwargs = tests.real_models.opt()
+model = model.eval()
+print("eager:   ", type(model(*args, **kwargs)).__name__)
+graph_module = torch.fx.symbolic_trace(model)  # ValueError: code: co_varnames is too small
 print("no error: the bug is gone")
