@@ -36,7 +36,8 @@ from .base import (
 )
 
 __all__ = [
-    "COMPANIONS", "COMPLEX", "COMPUTES_NOTHING", "DOMAIN", "DOMAINS", "FAMILIES", "FLOATS", "INTS", "NONFINITE_OK", "OPS", "Op", "PyType",
+    "COMPANIONS", "COMPLEX", "COMPUTES_NOTHING",
+    "DOMAIN", "DOMAINS", "FAMILIES", "FLOATS", "INTS", "NONFINITE_OK", "OPS", "Op", "PyType",
     "STRUCTURAL_FAMILIES", "TensorType", "TupleType", "Type", "domain_applies", "domain_type", "infer", "recorded", "render_op",
     "state_source", "then_source", "value_type",
 ]
