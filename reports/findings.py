@@ -25,14 +25,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from packaging.version import Version
-
 from harness.known import KNOWN, SURVEY, TRT, TVM, Known, match, recorded
 from harness.registry import load_backend
 from harness.versions import frontend_distributions
 from reports.entries import CORPUS, Entry, load_entries
 from reports.flakes import TIMES, is_flaky, values_entries
-from reports.releases import ANSWERS, RELEASES
+from reports.releases import ANSWERS, RELEASES, torch_order
 from reports.releases import load as load_releases
 from reports.releases import summary as releases_summary
 from reports.reproducer import title
@@ -159,8 +157,7 @@ def _releases_section(releases: dict[str, Any], entries: list[Entry]) -> list[st
     frontends = [d for d in frontend_distributions() if d != "torch"]
     ids = {e.id: e for e in entries}
     # Oldest torch first, then by the frontends' versions: the page reads as a release history.
-    for key, column in sorted(columns.items(), key=lambda kv: (Version(kv[1]["versions"].get("torch", "0")),
-                                                               sorted(kv[1]["versions"].items()), kv[0])):
+    for key, column in sorted(columns.items(), key=lambda kv: (torch_order(kv[1]), sorted(kv[1]["versions"].items()), kv[0])):
         found = column["versions"]
         said = [r[key]["answer"] for entry_id, r in releases["entries"].items() if key in r and entry_id in ids]
         text.append(f"| `{key}` | {found.get('torch', '?')} | "

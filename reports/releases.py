@@ -38,7 +38,7 @@ from harness.known import passed_or_rejected_cleanly
 from harness.signature import Outcome
 from harness.versions import versions
 
-__all__ = ["ANSWERS", "RELEASES", "answer", "column_key", "log_answer", "merge", "read_answers", "summary"]
+__all__ = ["ANSWERS", "RELEASES", "answer", "column_key", "log_answer", "merge", "read_answers", "summary", "torch_order"]
 
 #: The table, tracked beside the corpus.
 RELEASES = Path(__file__).resolve().parent / "releases.json"
@@ -107,7 +107,7 @@ def summary(entry_id: str, table: dict[str, Any] | None = None, frontend: str | 
     ``frontend``: the entry's frontend distribution, named beside torch where the columns
     differ in its version."""
     table = load() if table is None else table
-    results = sorted(table["entries"].get(entry_id, {}).items(), key=lambda kv: _torch_order(table["columns"][kv[0]]))
+    results = sorted(table["entries"].get(entry_id, {}).items(), key=lambda kv: torch_order(table["columns"][kv[0]]))
     columns = [table["columns"][key]["versions"] for key, _ in results]
     named = frontend not in (None, "torch") and len({c.get(frontend) for c in columns}) > 1
     said: dict[tuple[int, str], list[str]] = {}  # (answer's place, the row another failure names) -> version sets
@@ -121,7 +121,7 @@ def summary(entry_id: str, table: dict[str, Any] | None = None, frontend: str | 
     return "; ".join(f"{words[place]} {_joined(labels)}{row}" for (place, row), labels in sorted(said.items()))
 
 
-def _torch_order(column: dict[str, Any]) -> Version:
+def torch_order(column: dict[str, Any]) -> Version:
     return Version(column["versions"].get("torch", "0"))
 
 
