@@ -171,6 +171,10 @@ def _measure(options: argparse.Namespace) -> None:
                 rows_named = Counter(e["row"] for e in demoted.values())
                 notes.append(f"- {backend}: steered away {len(demoted)} features, by row: "
                              + (", ".join(f"`{r}` {k}" for r, k in rows_named.most_common(8)) or "none"))
+                for kind, what in (("bug", "known bugs"), ("unsupported", "clean rejections")):
+                    met = Counter({row: n for (b, row, k), n in recorder.known.items() if b == backend and k == kind})
+                    notes.append(f"- {backend}: {what} met, by row: "
+                                 + (", ".join(f"`{r}` {k}" for r, k in met.most_common(6)) or "none"))
     print()
     print("\n".join(notes))
     print()

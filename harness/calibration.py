@@ -45,6 +45,7 @@ from hypothesis import Phase, given, seed, settings
 
 import strategies as gen
 from strategies import Case
+from strategies.features import case_features
 from strategies.ops import OPS
 from strategies.spec import CONTAINER_KINDS
 
@@ -54,7 +55,6 @@ from .config import Config
 from .conformance import Recorder, StopSearch, conformance_property
 from .known import KNOWN, Known, match
 from .signature import Outcome
-from .steering import case_features
 from .verdict import Verdict
 
 __all__ = ["CALIBRATION_CASES", "cache_key", "cache_path", "calibrate", "calibration_features", "learn", "read_cache",
@@ -69,7 +69,7 @@ CACHE = Config().cache
 
 
 def calibration_features(case: Case) -> set[str]:
-    """The features a calibration pass learns from: ``harness.steering.case_features``."""
+    """The features a calibration pass learns from: ``strategies.features.case_features``."""
     return case_features(case)
 
 
@@ -89,6 +89,8 @@ def _probe_strategy(feature: str, others: set[str]) -> Any:
     name, _, dtype = name.partition("@")
     if kind == "container":
         return gen.cases(containers=[name], exclude=others)
+    if kind == "output":
+        return gen.cases(exclude=others)
     return gen.cases(ops=[name], dtypes=[dtype] if dtype else None, exclude=others)
 
 

@@ -4,7 +4,9 @@ A case a frontend rejects cleanly, or one that meets a bug already on file, is a
 compared. The learner here watches each backend's verdicts in a run and, every
 ``CHECK_EVERY`` cases, moves to the run's steer (``strategies.Steer``) the features that
 explain a row's verdicts by themselves (``learn``): a container kind, an op, an op on a
-first operand of one dtype (``case_features``). The steer then draws them only in its
+first operand of one dtype, an op on operands of two dtypes, an output with no tensor or
+one tensor returned twice (``strategies.features.case_features``: a known bug's cause is
+often a structure, not an op). The steer then draws them only in its
 free share (``strategies.steering.FREE_ONE_IN``), so the rest of the run is spent where
 the frontend converts and the bugs are not on file yet, and the free share still shows
 each rejection and each known bug (and an upstream fix).
@@ -30,7 +32,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from strategies import OPS, Case, Steer, op_dtype_pairs
+from strategies import OPS, Case, Steer
+from strategies.features import case_features
 from strategies.ops import render_op
 from strategies.render import program_types
 
@@ -45,16 +48,6 @@ __all__ = ["CHECK_EVERY", "MIN_CASES", "Learner", "case_features", "learn", "nam
 CHECK_EVERY = 10
 #: Verdicts of one row a feature must explain before it is demoted, by the row's kind.
 MIN_CASES = {"unsupported": 2, "bug": 3, "documented": 3}
-
-
-def case_features(case: Case) -> set[str]:
-    """What the generator can leave out: ``container:<kind>``, ``op:<name>``, and
-    ``op:<name>@<dtype>`` (the op on a first operand of that dtype, ``op_dtype_pairs``)."""
-    case = case.pruned()
-    found = {f"container:{c.kind}" for c in case.containers()}
-    found |= {f"op:{value.op}" for value in case.values if value.op != "input"}  # every case needs input
-    found |= {f"op:{pair}" for pair in op_dtype_pairs(case)}
-    return found
 
 
 def learn(records: list[tuple[frozenset[str], str | None]],

@@ -17,9 +17,10 @@ from .arguments import checked_int, checked_names, dtype_names
 from .choices import choice
 from .drawing import Named, direct_draws
 from .dynamic import dynamic_specs
+from .features import left_out
 from .inputs import _inputs, parameter_trees
 from .ops import COMPLEX, FAMILIES, OPS, STRUCTURAL_FAMILIES
-from .outputs import distinct_keys, output_trees
+from .outputs import distinct_keys, output_trees, reshaped
 from .programs import _program, aim_at, sinks_of
 from .spec import CONTAINER_KINDS, Case, Container, Tree
 from .steering import FREE_ONE_IN, Steer
@@ -59,8 +60,9 @@ def cases(
     ``exportable=True`` leaves out outputs that ``torch.export`` itself rejects (an
     unregistered dict subclass), ``False`` keeps only cases that contain one;
     ``exclude`` leaves out features a frontend is known to reject cleanly
-    (``harness.calibration``): ``container:<kind>``, ``op:<name>``, or ``op:<name>@<dtype>``
-    (the op on a first operand of that dtype);
+    (``harness.calibration``): ``container:<kind>``, ``op:<name>``, ``op:<name>@<dtype>``
+    (the op on a first operand of that dtype), ``mixed:<name>`` (the op on operands of two
+    dtypes), ``output:no_tensor`` or ``output:repeated`` (``strategies.features``);
     ``input_trees=True`` also draws how ``forward`` takes its inputs: in trees (tuples,
     lists, dicts, a tuple of pairs like a KV cache), beside ``None`` and Python flags and
     numbers, positional or keyword (``parameter_trees``); it shrinks to flat tensor inputs;
@@ -86,20 +88,11 @@ def cases(
     op_names = tuple(n for n in checked_names("ops", ops, tuple(OPS)) if OPS[n].family in families)
     if "input" not in op_names:
         op_names = ("input", *op_names)  # an input can always be returned as it is
-    banned: dict[str, frozenset[str]] = {}
-    for feature in sorted(exclude or ()):
-        kind, _, name = feature.partition(":")
-        name, _, dtype = name.partition("@")
-        if kind == "container" and name in CONTAINER_KINDS and not dtype:
-            kinds = tuple(k for k in kinds if k != name)
-        elif kind == "op" and name in OPS and name != "input" and (not dtype or dtype in EVERY_DTYPE):
-            if dtype:
-                banned[name] = banned.get(name, frozenset()) | {dtype}
-            else:
-                op_names = tuple(n for n in op_names if n != name)
-        else:
-            raise InvalidArgument(f"exclude={sorted(exclude or ())!r}: {feature!r} is not container:<kind>, "
-                                  "op:<name> or op:<name>@<dtype> (and 'input' stays)")
+    out = left_out(exclude or ())
+    op_names = tuple(n for n in op_names if n not in out.ops)
+    kinds = tuple(k for k in kinds if k not in out.kinds)
+    banned = dict(out.banned)
+    outputs_out = out.outputs
     if not kinds:
         max_depth = 0
     if steer is not None and not isinstance(steer, Steer):
@@ -138,10 +131,11 @@ def cases(
         left_out = {f for i, f in enumerate(case_families) if families_out >> i & 1}
         case_ops = tuple(n for n in op_names if n == "input" or OPS[n].family not in left_out)
         case_dtypes = tuple(d for i, d in enumerate(dtype_pool) if not dtypes_out >> i & 1) or dtype_pool
-        case_banned, case_kinds = banned, kinds
+        case_banned, case_kinds, case_outputs = banned, kinds, outputs_out
         # The steer's free share is 0, where the draw shrinks to: a shrunk case draws freely.
         if steer is not None and draw(choice("steer: drawn freely (0) or steered", 0, FREE_ONE_IN - 1)) and steer.demoted:
-            case_ops, case_banned, case_kinds = _steered(steer.demoted, case_ops, banned, kinds)
+            case_ops, case_banned, case_kinds, case_outputs = _steered(steer.demoted, case_ops, banned, kinds,
+                                                                       outputs_out)
         # Coverage-directed: most cases aim at one dtype, the first input's, and half their
         # values apply an op drawn uniformly among all (the swarm aside) to a value of it,
         # so that a rare op x dtype pair (cumsum of an int32, sign of a bool) is met as
@@ -166,6 +160,8 @@ def cases(
             output = draw(output_trees(len(values), containers=case_kinds or ("tuple",), max_depth=max_depth,
                                        max_leaves=max_leaves, value_kinds=value_kinds, sinks=sinks,
                                        structural=structural))
+        if case_outputs:
+            output = reshaped(output, values, sinks, case_outputs)
         params = draw(parameter_trees(inputs)) if input_trees else ()
         case = Case(inputs=inputs, values=values, output=output, seed=seed, params=params)
         return draw(dynamic_specs(case)) if dynamic else case
@@ -180,27 +176,21 @@ def cases(
     return Named(strategy, "cases(" + ", ".join(f"{k}={v!r}" for k, v in arguments.items()) + ")")
 
 
-def _steered(demoted: Collection[str], ops: tuple[str, ...], banned: dict[str, frozenset[str]], kinds: tuple[str, ...]
-             ) -> tuple[tuple[str, ...], dict[str, frozenset[str]], tuple[str, ...]]:
-    """A steered case's ops, first-operand dtypes left out per op, and container kinds:
-    the demoted features left out (``exclude``'s names). An op left out is banned on every
-    dtype too, so that the coverage aim cannot bring it back; kinds stay where every one
-    of them is demoted (a case needs a root)."""
+def _steered(demoted: Collection[str], ops: tuple[str, ...], banned: dict[str, frozenset[str]], kinds: tuple[str, ...],
+             outputs: frozenset[str]
+             ) -> tuple[tuple[str, ...], dict[str, frozenset[str]], tuple[str, ...], frozenset[str]]:
+    """A steered case's ops, first-operand dtypes left out per op, container kinds and
+    output shapes left out: the demoted features left out (``strategies.features``). An op
+    left out is banned on every dtype too, so that the coverage aim cannot bring it back;
+    kinds stay where every one of them is demoted (a case needs a root)."""
+    out = left_out(demoted, argument=None)
     banned = dict(banned)
-    out_ops, out_kinds = set(), set()
-    for feature in demoted:
-        kind, _, name = feature.partition(":")
-        name, _, dtype = name.partition("@")
-        if kind == "container":
-            out_kinds.add(name)
-        elif kind == "op" and name in OPS and name != "input":
-            if dtype:
-                banned[name] = banned.get(name, frozenset()) | {dtype}
-            else:
-                out_ops.add(name)
-                banned[name] = frozenset(EVERY_DTYPE)
-    return (tuple(n for n in ops if n not in out_ops), banned,
-            tuple(k for k in kinds if k not in out_kinds) or kinds)
+    for op, dtypes in out.banned:
+        banned[op] = banned.get(op, frozenset()) | dtypes
+    for op in out.ops:
+        banned[op] = frozenset(EVERY_DTYPE)
+    return (tuple(n for n in ops if n not in out.ops), banned,
+            tuple(k for k in kinds if k not in out.kinds) or kinds, outputs | out.outputs)
 
 
 _DEFAULTS = dict(dtypes=None, include_complex=False, containers=None, op_families=None, ops=None, max_ops=8, max_depth=4, max_leaves=6,

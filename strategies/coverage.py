@@ -4,7 +4,7 @@ can draw at all.
 A pair is an op applied to a first operand of one dtype (``add@int16``): the unit in
 which calibration leaves features out (``op:<name>@<dtype>``, ``harness.calibration``)
 and in which the run's summary reports coverage (``reports.summary``). Both sides use
-the one definition here: ``op_dtype_pairs`` for what a case met, ``admitted_pairs`` for
+one definition each: ``op_dtype_pairs`` (``strategies.features``) for what a case met, ``admitted_pairs`` for
 what a run could meet.
 """
 
@@ -22,28 +22,11 @@ from pathlib import Path
 import torch
 from hypothesis.errors import InvalidArgument
 
+from .features import MIXED, left_out, op_dtype_pairs
 from .ops import COMPLEX, DOMAINS, OPS, Op, TensorType, domain_applies, domain_type, value_type
-from .render import program_types
-from .spec import CONTAINER_KINDS, Case
 from .tensors import ALL_DTYPES
 
 __all__ = ["PROBE_SHAPES", "admitted_pairs", "op_dtype_pairs", "probe_key"]
-
-
-def op_dtype_pairs(case: Case) -> set[str]:
-    """The ``"<op>@<dtype>"`` pairs the case's output needs: each value of the pruned case
-    whose first operand is a tensor, with that operand's dtype (``input`` left out: every
-    case has it)."""
-    case = case.pruned()
-    types = program_types(case)
-    pairs = set()
-    for value in case.values:
-        if value.op == "input" or not value.operands:
-            continue
-        first = types.get(value.operands[0])
-        if isinstance(first, TensorType):
-            pairs.add(f"{value.op}@{first.dtype}")
-    return pairs
 
 
 #: First-operand shapes of the probe: rank 0 to 4, small sides, and a few large ones (a
@@ -79,28 +62,17 @@ def admitted_pairs(*, exclude: Collection[str] = (), include_complex: bool = Fal
       ``tests/test_coverage.py`` checks that drawn cases meet no pair outside the set.
 
     ``exclude`` takes what ``strategies.cases(exclude=...)`` takes: ``op:<name>`` removes
-    the op's pairs, ``op:<name>@<dtype>`` the pair; ``container:<kind>`` is ignored.
+    the op's pairs, ``op:<name>@<dtype>`` the pair; ``container:``, ``mixed:`` and ``output:`` features are
+    ignored (``strategies.features``).
 
     The probe takes seconds (10 on a 2-core machine) and every run's summary asks it:
     with ``cache`` (a directory), its answer is kept there, keyed by ``probe_key``.
     """
     if isinstance(exclude, str):
         raise InvalidArgument(f"exclude={exclude!r} must be a collection of feature names, not one string")
-    ops: set[str] = set()
-    pairs: set[str] = set()
-    for feature in exclude:
-        kind, _, name = str(feature).partition(":")
-        name, _, dtype = name.partition("@")
-        if kind == "container" and name in CONTAINER_KINDS and not dtype:
-            continue
-        if kind == "op" and name in OPS and name != "input" and (not dtype or dtype in (*ALL_DTYPES, *COMPLEX)):
-            if dtype:
-                pairs.add(f"{name}@{dtype}")
-            else:
-                ops.add(name)
-            continue
-        raise InvalidArgument(f"exclude={sorted(map(str, exclude))!r}: {feature!r} is not container:<kind>, "
-                              "op:<name> or op:<name>@<dtype> (and 'input' stays)")
+    out = left_out(exclude)
+    ops = set(out.ops)
+    pairs = {f"{op}@{dtype}" for op, dtypes in out.banned for dtype in dtypes if dtype != MIXED}
     return _admitted(frozenset(ops), frozenset(pairs), bool(include_complex), cache)
 
 

@@ -8,6 +8,7 @@ import itertools
 from collections.abc import Iterator
 from typing import NamedTuple
 
+from .features import MIXED
 from .ops import OPS, STRUCTURAL_FAMILIES, Op, TensorType, TupleType, Type
 
 __all__ = ["FedFamilies", "Feeds", "Scope", "Vocabulary", "by_family", "operand_candidates", "operand_choices",
@@ -43,7 +44,8 @@ def operand_choices(op: Op, scope: Scope, *, first_only: bool = False, banned: f
 
     ``scope.read`` holds the names read so far: an op that mutates its first operand
     takes an input no value has read (see ``strategies.ops.state``).
-    ``banned`` are dtypes the first operand may not have (``cases(exclude=...)``).
+    ``banned`` are dtypes the first operand may not have (``cases(exclude=...)``); with
+    ``MIXED`` among them, the tensor operands share one dtype (``mixed:<op>``).
     ``focus``, when given, is a name every tuple must contain."""
     names, types = _operand_names(op, scope), scope.types
     positions = [names] * op.arity
@@ -52,8 +54,11 @@ def operand_choices(op: Op, scope: Scope, *, first_only: bool = False, banned: f
     if banned and positions:
         positions[0] = tuple(n for n in positions[0] if getattr(types[n], "dtype", None) not in banned)
     found = []
+    one_dtype = MIXED in banned
     for combo in _combos(positions, focus):
         if op.mutates == "operand" and combo[0] in combo[1:]:
+            continue
+        if one_dtype and _mixed(tuple(types[n] for n in combo)):
             continue
         if _accepted(op.name, tuple(types[n] for n in combo)):
             found.append(combo)
@@ -84,6 +89,11 @@ def _combos(positions: list[tuple[str, ...]], focus: str | None) -> Iterator[tup
                 if combo not in seen:
                     seen.add(combo)
                     yield combo
+
+
+def _mixed(operand_types: tuple[Type, ...]) -> bool:
+    """Tensor operands of two dtypes or more (``strategies.features``' ``mixed:<op>``)."""
+    return len({t.dtype for t in operand_types if isinstance(t, TensorType)}) > 1
 
 
 # Each step of a program asks every op about every operand tuple again; only the tuples
@@ -154,8 +164,13 @@ class Feeds:
             typed = scope.typed[kind, banned, focus] = firsts, others
         firsts, others = typed
         name, arity = op.name, op.arity
+        one_dtype = MIXED in banned
+
+        def fed(combo: tuple[Type, ...]) -> bool:
+            return not (one_dtype and _mixed(combo)) and _accepted(name, combo)
+
         if focus is None:
-            return any(_accepted(name, combo) for combo in itertools.product(firsts, *(others,) * (arity - 1)))
+            return any(fed(combo) for combo in itertools.product(firsts, *(others,) * (arity - 1)))
         if focus not in pool:
             return False
         at = types[focus]
@@ -166,7 +181,7 @@ class Feeds:
                 continue
             positions = [firsts, *(others,) * (arity - 1)]
             positions[i] = (at,)
-            if any(_accepted(name, combo) for combo in itertools.product(*positions)):
+            if any(fed(combo) for combo in itertools.product(*positions)):
                 return True
         return False
 

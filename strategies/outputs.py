@@ -3,7 +3,7 @@ shaped like what real models return (``output_trees``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import NamedTuple
 
 from hypothesis import strategies as st
@@ -12,9 +12,9 @@ from hypothesis.errors import InvalidArgument
 from .arguments import checked_int, checked_names
 from .choices import choice
 from .drawing import spanned
-from .spec import CONTAINER_KINDS, KEYED_KINDS, Container, Ref, Tree
+from .spec import CONTAINER_KINDS, KEYED_KINDS, Container, Ref, Tree, Value
 
-__all__ = ["distinct_keys", "output_trees"]
+__all__ = ["distinct_keys", "output_trees", "reshaped"]
 
 _KEYS = ("a", "b", "c", "logits", "hidden_states", "loss", "past_key_values", "z")
 
@@ -131,3 +131,46 @@ def _item(draw: Callable, leaves: _Leaves, kinds: tuple[str, ...], max_depth: in
     if not draw(choice("one more output item", 0, 2 if after_first else 15)):
         return None
     return draw(_node(leaves, kinds, max_depth, depth_left, budget, max_size, sibling))
+
+
+def reshaped(tree: Tree, values: Sequence[Value], sinks: Sequence[int], left: Collection[str]) -> Tree:
+    """``tree`` without the output shapes ``left`` names (``strategies.features``): with
+    ``repeated``, a computed tensor's second place takes a result not yet returned, or
+    goes; with ``no_tensor``, a tree that holds no tensor gets the newest result (at its
+    root, or as one more item). What the draw drew stays where nothing is left out: a
+    steered case only (its free share, where a case shrinks to, draws freely)."""
+    tensor = [v.dtype is not None for v in values]
+    if "repeated" in left:
+        spare = [i for i in reversed(sinks) if tensor[i] and i not in _refs(tree)]
+        seen: set[int] = set()
+
+        def once(node: Tree) -> Tree | None:
+            if isinstance(node, Ref):
+                if not tensor[node.index] or values[node.index].op == "input":
+                    return node
+                if node.index in seen:
+                    if not spare:
+                        return None
+                    node = Ref(spare.pop(0))
+                seen.add(node.index)
+                return node
+            kept = [(once(child), node.keys[n] if node.keys else None) for n, child in enumerate(node.items)]
+            kept = [(child, key) for child, key in kept if child is not None]
+            return Container(node.kind, tuple(c for c, _ in kept), tuple(k for _, k in kept if k is not None))
+
+        tree = once(tree) or tree  # a bare leaf is returned once
+    if "no_tensor" in left and not any(tensor[i] for i in _refs(tree)):
+        found = [i for i in reversed(sinks) if tensor[i]] or [i for i in reversed(range(len(values))) if tensor[i]]
+        if not found:
+            return tree
+        if isinstance(tree, Ref):
+            return Ref(found[0])
+        keys = tree.keys + (next(k for k in _KEYS if k not in tree.keys),) if tree.kind in KEYED_KINDS else ()
+        return Container(tree.kind, (*tree.items, Ref(found[0])), keys)
+    return tree
+
+
+def _refs(tree: Tree) -> list[int]:
+    if isinstance(tree, Ref):
+        return [tree.index]
+    return [i for child in tree.items for i in _refs(child)]

@@ -1,0 +1,112 @@
+"""What a case can be asked to leave out, by name: the features ``cases(exclude=...)`` and
+a run's steer take, what calibration and the steer learn, and what each leaves out.
+
+A feature is one of:
+
+- ``container:<kind>``: the container kind (``dict``, ``plain_dict_subclass``...);
+- ``op:<name>``: the op; ``op:<name>@<dtype>``: the op on a first operand of that dtype;
+- ``mixed:<name>``: the op on tensor operands of two dtypes or more (a frontend that does
+  not promote them as PyTorch does fails every binary op so, and each op also passes on
+  operands of one dtype, so neither the op nor a dtype of it names the cause);
+- ``output:no_tensor``: an output that holds no tensor (``return ()``, a None alone);
+- ``output:repeated``: one computed tensor returned at two places (``return y, y``).
+
+``case_features`` is what a drawn case holds; ``left_out`` reads a set of names into what
+the generator leaves out of a case. Both are the one definition of the names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from hypothesis.errors import InvalidArgument
+
+from .ops import OPS, TensorType
+from .render import program_types
+from .spec import CONTAINER_KINDS, Case
+from .tensors import EVERY_DTYPE
+
+__all__ = ["MIXED", "OUTPUT_SHAPES", "LeftOut", "case_features", "left_out", "op_dtype_pairs"]
+
+#: What ``output:`` may name.
+OUTPUT_SHAPES = ("no_tensor", "repeated")
+#: In an op's banned first-operand dtypes (``LeftOut.banned``): its operands share one dtype.
+MIXED = "mixed"
+
+
+@dataclass(frozen=True)
+class LeftOut:
+    """What a set of features leaves out of a case: ops, each op's banned first-operand
+    dtypes (``MIXED`` among them: operands of two dtypes), container kinds, output shapes."""
+
+    ops: frozenset[str] = frozenset()
+    banned: tuple[tuple[str, frozenset[str]], ...] = ()
+    kinds: frozenset[str] = frozenset()
+    outputs: frozenset[str] = frozenset()
+
+
+def left_out(features: Collection[str], *, argument: str | None = "exclude") -> LeftOut:
+    """``features`` read as names (module docstring); an unknown name raises
+    ``InvalidArgument`` naming ``argument`` (None: it is skipped, as a steer skips what
+    an older vocabulary taught it)."""
+    ops: set[str] = set()
+    banned: dict[str, set[str]] = {}
+    kinds: set[str] = set()
+    outputs: set[str] = set()
+    for feature in sorted(features):
+        kind, _, name = str(feature).partition(":")
+        name, _, dtype = name.partition("@")
+        if kind == "container" and name in CONTAINER_KINDS and not dtype:
+            kinds.add(name)
+        elif kind == "op" and name in OPS and name != "input" and (not dtype or dtype in EVERY_DTYPE):
+            if dtype:
+                banned.setdefault(name, set()).add(dtype)
+            else:
+                ops.add(name)
+        elif kind == "mixed" and name in OPS and name != "input" and not dtype:
+            banned.setdefault(name, set()).add(MIXED)
+        elif kind == "output" and name in OUTPUT_SHAPES and not dtype:
+            outputs.add(name)
+        elif argument is not None:
+            raise InvalidArgument(f"{argument}={sorted(map(str, features))!r}: {feature!r} is not container:<kind>, "
+                                  "op:<name>, op:<name>@<dtype>, mixed:<name> or output:no_tensor|repeated "
+                                  "(and 'input' stays)")
+    return LeftOut(frozenset(ops), tuple(sorted((op, frozenset(d)) for op, d in banned.items())),
+                   frozenset(kinds), frozenset(outputs))
+
+
+def op_dtype_pairs(case: Case) -> set[str]:
+    """The ``"<op>@<dtype>"`` pairs the case's output needs: each value of the pruned case
+    whose first operand is a tensor, with that operand's dtype (``input`` left out: every
+    case has it)."""
+    case = case.pruned()
+    types = program_types(case)
+    pairs = set()
+    for value in case.values:
+        if value.op == "input" or not value.operands:
+            continue
+        first = types.get(value.operands[0])
+        if isinstance(first, TensorType):
+            pairs.add(f"{value.op}@{first.dtype}")
+    return pairs
+
+
+def case_features(case: Case) -> set[str]:
+    """Every feature ``case`` holds (its pruned program: what the output needs)."""
+    case = case.pruned()
+    found = {f"container:{c.kind}" for c in case.containers()}
+    found |= {f"op:{value.op}" for value in case.values if value.op != "input"}  # every case needs input
+    found |= {f"op:{pair}" for pair in op_dtype_pairs(case)}
+    types = program_types(case)
+    for value in case.values:
+        dtypes = {t.dtype for t in (types.get(o) for o in value.operands) if isinstance(t, TensorType)}
+        if len(dtypes) > 1:
+            found.add(f"mixed:{value.op}")
+    refs = case.refs()
+    if not any(case.values[i].dtype is not None for i in refs):
+        found.add("output:no_tensor")
+    computed = [i for i in refs if case.values[i].dtype is not None and case.values[i].op != "input"]
+    if len(computed) > len(set(computed)):
+        found.add("output:repeated")
+    return found
