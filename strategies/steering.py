@@ -2,8 +2,8 @@
 
 A frontend that rejects an op cleanly, or meets a bug already on file, tells the run
 nothing new the second time: a case spent there is a case not compared. ``Steer`` holds
-the features a run has learned to draw less (``container:<kind>``, ``op:<name>``,
-``op:<name>@<dtype>``: the names ``cases(exclude=...)`` takes) and why; ``cases(steer=...)``
+the features a run has learned to draw less (``container:<kind>``, ``op:<name>``, ``mixed:<name>``,
+``output:repeated``...: ``strategies.features``, the names ``cases(exclude=...)`` takes) and why; ``cases(steer=...)``
 leaves them out of every case but a floor share (``FREE_ONE_IN``) drawn freely, so that a
 rejection, a known bug and an upstream fix stay visible. What to demote is the harness's
 business (``harness.steering``): this layer only draws with it.
