@@ -13,9 +13,12 @@ each rejection and each known bug (and an upstream fix).
 
 A feature is demoted when every case of the run holding it was explained by one row, at
 least ``MIN_CASES[kind]`` of them: two clean rejections, three known bugs ("a few"); a
-container kind, when every case holding it was explained by some row (it is put down to
-the row of most). A feature seen where outputs were compared (a pass, a mismatch no row
-names) stays, and so does a row whose verdicts share no such feature.
+shape (a container kind, an output with no tensor), when every case holding it that no
+demoted feature explains was explained by some row, twice as many (it is put down to the
+row of most). A feature seen where outputs were compared (a pass, a mismatch no row
+names) stays, and so does a row whose verdicts share no such feature; a demoted feature
+the free share brings to the judge is drawn freely again (a lesson of ten cases can be
+wrong, and an upstream fix shows so).
 
 A clean rejection that names the op it refused ("Unsupported function types
 ['logcumsumexp.default']", "conversion of operation scaled_dot_product_attention"), or a
@@ -33,8 +36,8 @@ from collections.abc import Callable
 from typing import Any
 
 from strategies import OPS, Case, Steer
-from strategies.features import case_features
-from strategies.ops import render_op
+from strategies.features import case_features, operand_dtypes
+from strategies.ops import TensorType, render_op
 from strategies.render import program_types
 
 from .known import Known
@@ -44,6 +47,8 @@ from .verdict import Verdict
 
 __all__ = ["CHECK_EVERY", "MIN_CASES", "Learner", "case_features", "learn", "named_ops"]
 
+#: The features of a case's shape rather than its ops (``Learner.observe``).
+SHAPES = ("container:", "output:")
 #: Cases between two lessons: ``learn`` reads every record so far.
 CHECK_EVERY = 10
 #: Verdicts of one row a feature must explain before it is demoted, by the row's kind.
@@ -120,6 +125,21 @@ def named_ops(case: Case, message: str, graphs: dict[str, list[frozenset[str]]] 
             and (_callable_name(v.op) in words or code.get(v.op, set()) & words or always_calls(v.op) & words)}
 
 
+def _fed(case: Case, ops: set[str]) -> set[str]:
+    """The finest feature of each of ``ops`` in ``case``: the op on operands of two dtypes
+    (``mixed:<op>``) where they differ, else the op on its first operand's dtype."""
+    case = case.pruned()
+    types = program_types(case)
+    found = set()
+    for value in case.values:
+        if value.op in ops and value.operands:
+            if len(set(operand_dtypes(value, types))) > 1:
+                found.add(f"mixed:{value.op}")
+            elif isinstance(types.get(value.operands[0]), TensorType):
+                found.add(f"op:{value.op}@{types[value.operands[0]].dtype}")
+    return found
+
+
 class Learner:
     """Feeds one backend's verdicts in a run to its steer."""
 
@@ -129,6 +149,9 @@ class Learner:
         self.graphs = graphs
         self.records: list[tuple[frozenset[str], str | None]] = []
         self.kinds: dict[str, str] = {}
+        #: Cases each row explained so far, and the features of every judged case.
+        self.met: Counter = Counter()
+        self.tainted: set[str] = set()
 
     def observe(self, case: Any, known: Known | None, verdict: Verdict) -> None:
         """One case, its verdict and the row that explained it (None: none did). A case
@@ -141,18 +164,38 @@ class Learner:
         if known is None and not judged:
             return
         features = frozenset(case_features(case))
-        if known is not None:
+        if known is None:
+            # Judged: a demoted feature the free share drew reached the judge (it is tainted
+            # from now on and never demoted again).
+            self.steer.restore(features & self.steer.demoted.keys())
+            self.tainted |= features
+        else:
             self.kinds[known.id] = known.kind
-            if known.kind == "unsupported" and verdict.message:
+            named = named_ops(case, verdict.message, self.graphs) if verdict.message else set()
+            if known.kind == "unsupported":
                 self.steer.demote({f"op:{op}": {"row": known.id, "cases": 1}
-                                   for op in named_ops(case, verdict.message, self.graphs) if f"op:{op}" not in self.steer.demoted})
+                                   for op in named if f"op:{op}" not in self.steer.demoted})
+            elif self.met[known.id] >= MIN_CASES.get(known.kind, 3):
+                # A bug row met a few times already: the op its verdict names (in the
+                # message, or the differing leaf's), on what this case fed it, at once. A
+                # row of a class (a unary float op of an integer, any binary op of two
+                # dtypes) otherwise costs a few cases per op and dtype.
+                named |= {v.op for v in case.pruned().values if v.op in verdict.trigger.ops}
+                self.steer.demote({f: {"row": known.id, "cases": 1} for f in _fed(case, named)
+                                   if f not in self.tainted and f not in self.steer.demoted})
+            self.met[known.id] += 1
         self.records.append((features, known.id if known is not None else None))
         if len(self.records) % CHECK_EVERY == 0:
             # Cases a demoted feature explains are accounted for: what is left is learned from.
             left = [(f, row) for f, row in self.records if row is None or not f & self.steer.demoted.keys()]
             need = lambda row: MIN_CASES.get(self.kinds.get(row, ""), 3)  # noqa: E731
-            # A container kind is put down to the row of most of its cases (a dict output
-            # one frontend crashes on, or rejects when an op before it is unsupported, is
-            # spent either way); an op, to one row only (an op met beside a cause it is not).
-            kinds = [(frozenset(x for x in f if x.startswith("container:")), row) for f, row in left]
-            self.steer.demote({**learn(left, need), **learn(kinds, need, one_row=False)})
+            # Every feature is first put down to one row only (an op met beside a cause it
+            # is not). A shape (a container kind, an output with no tensor) is then put
+            # down to the row of most of the cases left, if it holds twice as many: a dict
+            # output one frontend crashes on, or rejects when an op before it is
+            # unsupported, is spent either way; a shape every case has is not.
+            learned = learn(left, need)
+            rest = [(frozenset(x for x in f if x.startswith(SHAPES)), row) for f, row in left
+                    if row is None or not f & learned.keys()]
+            learned |= learn(rest, lambda row: 2 * need(row), one_row=False)
+            self.steer.demote(learned)

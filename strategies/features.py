@@ -22,12 +22,12 @@ from dataclasses import dataclass
 
 from hypothesis.errors import InvalidArgument
 
-from .ops import OPS, TensorType
+from .ops import OPS, TensorType, Type
 from .render import program_types
-from .spec import CONTAINER_KINDS, Case
+from .spec import CONTAINER_KINDS, Case, Value
 from .tensors import EVERY_DTYPE
 
-__all__ = ["MIXED", "OUTPUT_SHAPES", "LeftOut", "case_features", "left_out", "op_dtype_pairs"]
+__all__ = ["MIXED", "OUTPUT_SHAPES", "LeftOut", "case_features", "left_out", "op_dtype_pairs", "operand_dtypes"]
 
 #: What ``output:`` may name.
 OUTPUT_SHAPES = ("no_tensor", "repeated")
@@ -92,6 +92,11 @@ def op_dtype_pairs(case: Case) -> set[str]:
     return pairs
 
 
+def operand_dtypes(value: Value, types: dict[str, Type]) -> list[str]:
+    """The dtypes of ``value``'s tensor operands, in order (``types``: ``program_types``)."""
+    return [t.dtype for t in (types.get(o) for o in value.operands) if isinstance(t, TensorType)]
+
+
 def case_features(case: Case) -> set[str]:
     """Every feature ``case`` holds (its pruned program: what the output needs)."""
     case = case.pruned()
@@ -99,10 +104,7 @@ def case_features(case: Case) -> set[str]:
     found |= {f"op:{value.op}" for value in case.values if value.op != "input"}  # every case needs input
     found |= {f"op:{pair}" for pair in op_dtype_pairs(case)}
     types = program_types(case)
-    for value in case.values:
-        dtypes = {t.dtype for t in (types.get(o) for o in value.operands) if isinstance(t, TensorType)}
-        if len(dtypes) > 1:
-            found.add(f"mixed:{value.op}")
+    found |= {f"mixed:{value.op}" for value in case.values if len(set(operand_dtypes(value, types))) > 1}
     refs = case.refs()
     if not any(case.values[i].dtype is not None for i in refs):
         found.add("output:no_tensor")

@@ -37,6 +37,14 @@ class Steer:
         if not self.frozen:
             self.demoted.update(learned)
 
+    def restore(self, features: set[str] | frozenset[str]) -> None:
+        """Draw ``features`` freely again: a case of the free share holding them reached the
+        judge, so what demoted them (a lesson of a few cases, a table) was wrong, or is
+        fixed; a frozen steer keeps what it had."""
+        if not self.frozen:
+            for feature in features:
+                self.demoted.pop(feature, None)
+
     def freeze(self) -> None:
         """From now on the steer draws as it does now (a failing case is being shrunk)."""
         self.frozen = True

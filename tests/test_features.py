@@ -16,6 +16,7 @@ from harness.conformance import Recorder, conformance_property
 from harness.known import Known
 from harness.runner import execute
 from harness.steering import Learner
+from harness.verdict import Verdict
 from strategies import OPS, Case, Input, Ref, Steer, Value, cases
 from strategies.features import case_features, left_out
 from strategies.spec import Container
@@ -94,3 +95,18 @@ def test_a_run_steers_away_from_a_structure_a_bug_row_keeps_explaining() -> None
     lesson = next(i for i in range(0, len(held), 10) if sum(held[:i]) >= 3) + 10
     after = held[lesson:]
     assert 0 < sum(after) <= 2 * len(after) // FREE_ONE_IN, (sum(held[:lesson]), sum(after), len(after))
+
+
+def test_a_demoted_feature_that_reaches_the_judge_is_drawn_freely_again() -> None:
+    """A lesson of ten cases can be wrong (a tuple output seen only beside known bugs), and
+    an upstream fix makes one so: the free share's case that passes restores it."""
+    x0 = Input("x0", "float32", (2,))
+    case = Case(inputs=(x0,), values=(Value("neg", ("x0",), (), "float32", (2,)),), output=Container("tuple", (Ref(0),)))
+    steer = Steer()
+    steer.demote({"container:tuple": {"row": "r", "cases": 3}, "op:abs": {"row": "r", "cases": 3}})
+    learner = Learner(steer)
+    learner.observe(case, None, Verdict(backend="b", outcome="pass"))
+    assert set(steer.demoted) == {"op:abs"}
+    steer.freeze()  # a failing case being shrunk: the steer draws as it did
+    steer.restore({"op:abs"})
+    assert set(steer.demoted) == {"op:abs"}
