@@ -112,7 +112,8 @@ def named_ops(case: Case, message: str, graphs: dict[str, list[frozenset[str]]] 
     a name its code calls (``long`` in "Unsupported function target long"), or, given the
     graphs the frontend is handed (``harness.optables.calls``), a name every one of the op's
     samples calls there (``amax`` for ``logsumexp``)."""
-    words = {w for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", message) if len(w) > 2}
+    # Lower case: ONNX and OpenVINO name an op as their own (HardSigmoid, Reshape).
+    words = {w.lower() for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", message) if len(w) > 2}
     case = case.pruned()
     code = _calls(case)
     graphs = graphs or {}
@@ -122,7 +123,8 @@ def named_ops(case: Case, message: str, graphs: dict[str, list[frozenset[str]]] 
         return set(frozenset.intersection(*samples)) if samples else set()
 
     return {v.op for v in case.values if v.op in OPS and v.op != "input"
-            and (_callable_name(v.op) in words or code.get(v.op, set()) & words or always_calls(v.op) & words)}
+            and (_callable_name(v.op).lower() in words or {c.lower() for c in code.get(v.op, set())} & words
+                 or {c.lower() for c in always_calls(v.op)} & words)}
 
 
 def _fed(case: Case, ops: set[str]) -> set[str]:
@@ -173,8 +175,11 @@ class Learner:
             self.kinds[known.id] = known.kind
             named = named_ops(case, verdict.message, self.graphs) if verdict.message else set()
             if known.kind == "unsupported":
-                self.steer.demote({f"op:{op}": {"row": known.id, "cases": 1}
-                                   for op in named if f"op:{op}" not in self.steer.demoted})
+                # The op, unless it reached the judge in this run: then what this case fed
+                # it (a kernel missing for one dtype is not a converter missing).
+                whole = {f"op:{op}" for op in named if f"op:{op}" not in self.tainted}
+                fed = _fed(case, {op for op in named if f"op:{op}" in self.tainted}) - self.tainted
+                self.steer.demote({f: {"row": known.id, "cases": 1} for f in whole | fed if f not in self.steer.demoted})
             elif self.met[known.id] >= MIN_CASES.get(known.kind, 3):
                 # A bug row met a few times already: the op its verdict names (in the
                 # message, or the differing leaf's), on what this case fed it, at once. A

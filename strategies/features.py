@@ -9,7 +9,8 @@ A feature is one of:
   not promote them as PyTorch does fails every binary op so, and each op also passes on
   operands of one dtype, so neither the op nor a dtype of it names the cause);
 - ``output:no_tensor``: an output that holds no tensor (``return ()``, a None alone);
-- ``output:repeated``: one computed tensor returned at two places (``return y, y``).
+- ``output:repeated``: one tensor returned at two places (``return y, y``; an input
+  returned twice, or through two values that return it as it is).
 
 ``case_features`` is what a drawn case holds; ``left_out`` reads a set of names into what
 the generator leaves out of a case. Both are the one definition of the names.
@@ -17,7 +18,7 @@ the generator leaves out of a case. Both are the one definition of the names.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from hypothesis.errors import InvalidArgument
@@ -27,7 +28,7 @@ from .render import program_types
 from .spec import CONTAINER_KINDS, Case, Value
 from .tensors import EVERY_DTYPE
 
-__all__ = ["MIXED", "OUTPUT_SHAPES", "LeftOut", "case_features", "left_out", "op_dtype_pairs", "operand_dtypes"]
+__all__ = ["MIXED", "OUTPUT_SHAPES", "LeftOut", "case_features", "left_out", "op_dtype_pairs", "operand_dtypes", "tensor_objects"]
 
 #: What ``output:`` may name.
 OUTPUT_SHAPES = ("no_tensor", "repeated")
@@ -92,6 +93,12 @@ def op_dtype_pairs(case: Case) -> set[str]:
     return pairs
 
 
+def tensor_objects(values: Sequence[Value], refs: Sequence[int]) -> list[str]:
+    """The tensor objects output leaves ``refs`` return, by name: an input returned as it
+    is is that input (``x0``), any other tensor value is its own (``v3``)."""
+    return [values[i].operands[0] if values[i].op == "input" else f"v{i}" for i in refs if values[i].dtype is not None]
+
+
 def operand_dtypes(value: Value, types: dict[str, Type]) -> list[str]:
     """The dtypes of ``value``'s tensor operands, in order (``types``: ``program_types``)."""
     return [t.dtype for t in (types.get(o) for o in value.operands) if isinstance(t, TensorType)]
@@ -108,7 +115,6 @@ def case_features(case: Case) -> set[str]:
     refs = case.refs()
     if not any(case.values[i].dtype is not None for i in refs):
         found.add("output:no_tensor")
-    computed = [i for i in refs if case.values[i].dtype is not None and case.values[i].op != "input"]
-    if len(computed) > len(set(computed)):
+    if len(returned := tensor_objects(case.values, refs)) > len(set(returned)):
         found.add("output:repeated")
     return found

@@ -48,12 +48,12 @@ def test_a_case_holds_its_structures() -> None:
     twice = Case(inputs=(x0, x1), values=(add,), output=Container("tuple", (Ref(0), Ref(0))))
     assert {"mixed:add", "output:repeated", "op:add@float32"} <= case_features(twice)
     assert "output:no_tensor" not in case_features(twice)
-    # An input returned twice is not a computed tensor returned twice; None alone holds no tensor.
-    inputs = Case(inputs=(x0,), values=(Value("input", ("x0",), (), "float32", (2,)), Value("none", (), (), None, None,
-                                                                                                 "NoneType")),
-                  output=Container("tuple", (Ref(0), Ref(0))))
-    assert not {"output:repeated", "output:no_tensor"} & case_features(inputs)
-    nothing = Case(inputs=(x0,), values=inputs.values, output=Container("list", (Ref(1),)))
+    # An input returned through two values is one tensor returned twice; None alone holds no tensor.
+    as_is = Value("input", ("x0",), (), "float32", (2,))
+    inputs = Case(inputs=(x0,), values=(as_is, as_is, Value("none", (), (), None, None, "NoneType")),
+                  output=Container("tuple", (Ref(0), Ref(1))))
+    assert "output:repeated" in case_features(inputs) and "output:no_tensor" not in case_features(inputs)
+    nothing = Case(inputs=(x0,), values=inputs.values, output=Container("list", (Ref(2),)))
     assert "output:no_tensor" in case_features(nothing)
 
 
