@@ -50,7 +50,7 @@ __all__ = ["CHECK_EVERY", "MIN_CASES", "Learner", "case_features", "learn", "nam
 #: The features of a case's shape rather than its ops (``Learner.observe``).
 SHAPES = ("container:", "output:")
 #: Cases between two lessons: ``learn`` reads every record so far.
-CHECK_EVERY = 10
+CHECK_EVERY = 5
 #: Verdicts of one row a feature must explain before it is demoted, by the row's kind.
 MIN_CASES = {"unsupported": 2, "bug": 3, "documented": 3}
 

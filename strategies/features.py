@@ -4,11 +4,14 @@ a run's steer take, what calibration and the steer learn, and what each leaves o
 A feature is one of:
 
 - ``container:<kind>``: the container kind (``dict``, ``plain_dict_subclass``...);
+- ``family:<name>``: every op of the family but the leaves' (``mutate``: the ops that
+  write state; a frontend that drops every mutation drops them all);
 - ``op:<name>``: the op; ``op:<name>@<dtype>``: the op on a first operand of that dtype;
 - ``mixed:<name>``: the op on tensor operands of two dtypes or more (a frontend that does
   not promote them as PyTorch does fails every binary op so, and each op also passes on
   operands of one dtype, so neither the op nor a dtype of it names the cause);
 - ``output:no_tensor``: an output that holds no tensor (``return ()``, a None alone);
+- ``output:number``: a Python number or bool returned (``return x.shape[0]``, a constant);
 - ``output:repeated``: one tensor returned at two places (``return y, y``; an input
   returned twice, or through two values that return it as it is).
 
@@ -23,15 +26,18 @@ from dataclasses import dataclass
 
 from hypothesis.errors import InvalidArgument
 
-from .ops import OPS, TensorType, Type
+from .ops import FAMILIES, OPS, TensorType, Type
 from .render import program_types
 from .spec import CONTAINER_KINDS, Case, Value
 from .tensors import EVERY_DTYPE
 
-__all__ = ["MIXED", "OUTPUT_SHAPES", "LeftOut", "case_features", "left_out", "op_dtype_pairs", "operand_dtypes", "tensor_objects"]
+__all__ = ["MIXED", "NUMBERS", "OUTPUT_SHAPES", "LeftOut", "case_features", "left_out", "op_dtype_pairs", "operand_dtypes",
+           "tensor_objects"]
 
 #: What ``output:`` may name.
-OUTPUT_SHAPES = ("no_tensor", "repeated")
+OUTPUT_SHAPES = ("no_tensor", "number", "repeated")
+#: What an ``output:number`` leaf is (``Value.pytype``).
+NUMBERS = ("int", "float", "bool")
 #: In an op's banned first-operand dtypes (``LeftOut.banned``): its operands share one dtype.
 MIXED = "mixed"
 
@@ -65,14 +71,16 @@ def left_out(features: Collection[str], *, argument: str | None = "exclude") -> 
                 banned.setdefault(name, set()).add(dtype)
             else:
                 ops.add(name)
+        elif kind == "family" and name in FAMILIES and name != "leaf" and not dtype:
+            ops |= {n for n, op in OPS.items() if op.family == name}
         elif kind == "mixed" and name in OPS and name != "input" and not dtype:
             banned.setdefault(name, set()).add(MIXED)
         elif kind == "output" and name in OUTPUT_SHAPES and not dtype:
             outputs.add(name)
         elif argument is not None:
             raise InvalidArgument(f"{argument}={sorted(map(str, features))!r}: {feature!r} is not container:<kind>, "
-                                  "op:<name>, op:<name>@<dtype>, mixed:<name> or output:no_tensor|repeated "
-                                  "(and 'input' stays)")
+                                  "family:<name>, op:<name>, op:<name>@<dtype>, mixed:<name> or "
+                                  f"output:{'|'.join(OUTPUT_SHAPES)} (and 'input' and the leaf family stay)")
     return LeftOut(frozenset(ops), tuple(sorted((op, frozenset(d)) for op, d in banned.items())),
                    frozenset(kinds), frozenset(outputs))
 
@@ -109,12 +117,15 @@ def case_features(case: Case) -> set[str]:
     case = case.pruned()
     found = {f"container:{c.kind}" for c in case.containers()}
     found |= {f"op:{value.op}" for value in case.values if value.op != "input"}  # every case needs input
+    found |= {f"family:{OPS[value.op].family}" for value in case.values if OPS[value.op].family != "leaf"}
     found |= {f"op:{pair}" for pair in op_dtype_pairs(case)}
     types = program_types(case)
     found |= {f"mixed:{value.op}" for value in case.values if len(set(operand_dtypes(value, types))) > 1}
     refs = case.refs()
     if not any(case.values[i].dtype is not None for i in refs):
         found.add("output:no_tensor")
+    if any(case.values[i].pytype in NUMBERS for i in refs):
+        found.add("output:number")
     if len(returned := tensor_objects(case.values, refs)) > len(set(returned)):
         found.add("output:repeated")
     return found

@@ -12,7 +12,7 @@ from hypothesis.errors import InvalidArgument
 from .arguments import checked_int, checked_names
 from .choices import choice
 from .drawing import spanned
-from .features import tensor_objects
+from .features import NUMBERS, tensor_objects
 from .spec import CONTAINER_KINDS, KEYED_KINDS, Container, Ref, Tree, Value
 
 __all__ = ["distinct_keys", "output_trees", "reshaped"]
@@ -136,20 +136,25 @@ def _item(draw: Callable, leaves: _Leaves, kinds: tuple[str, ...], max_depth: in
 
 def reshaped(tree: Tree, values: Sequence[Value], sinks: Sequence[int], left: Collection[str]) -> Tree:
     """``tree`` without the output shapes ``left`` names (``strategies.features``): with
-    ``repeated``, a tensor's second place takes a result not yet returned, or goes; with
+    ``repeated``, a tensor's second place, and with ``number`` a Python number, takes a
+    result not yet returned, or goes; with
     ``no_tensor``, a tree that holds no tensor gets the newest result (at its root, or as
     one more item). What the draw drew stays where nothing is left out: a
     steered case only (its free share, where a case shrinks to, draws freely)."""
     tensor = [v.dtype is not None for v in values]
-    if "repeated" in left:
+    if {"repeated", "number"} & set(left):
         spare = [i for i in reversed(sinks) if tensor[i] and i not in _refs(tree)]
         seen: set[str] = set()
 
         def once(node: Tree) -> Tree | None:
             if isinstance(node, Ref):
+                if values[node.index].pytype in NUMBERS and "number" in left:
+                    if not spare:
+                        return None
+                    node = Ref(spare.pop(0))
                 if not tensor[node.index]:
                     return node
-                if tensor_objects(values, [node.index])[0] in seen:
+                if "repeated" in left and tensor_objects(values, [node.index])[0] in seen:
                     if not spare:
                         return None
                     node = Ref(spare.pop(0))

@@ -25,7 +25,7 @@ from strategies.steering import FREE_ONE_IN
 DRAWS = settings(max_examples=200, derandomize=True, database=None, deadline=None, phases=[Phase.generate],
                  suppress_health_check=list(HealthCheck))
 EVERY_MIXED = [f"mixed:{op}" for op in OPS if op != "input"]
-STRUCTURES = ["output:no_tensor", "output:repeated"]
+STRUCTURES = ["output:no_tensor", "output:number", "output:repeated"]
 
 
 def _held(strategy) -> Counter:
@@ -55,6 +55,9 @@ def test_a_case_holds_its_structures() -> None:
     assert "output:repeated" in case_features(inputs) and "output:no_tensor" not in case_features(inputs)
     nothing = Case(inputs=(x0,), values=inputs.values, output=Container("list", (Ref(2),)))
     assert "output:no_tensor" in case_features(nothing)
+    number = Case(inputs=(x0,), values=(Value("shape", ("x0",), (("dim", 0),), None, None, "int"), as_is),
+                  output=Container("tuple", (Ref(0), Ref(1))))
+    assert {"output:number", "family:special"} <= case_features(number)
 
 
 def test_exclude_leaves_structures_and_mixed_operands_out() -> None:
@@ -62,14 +65,15 @@ def test_exclude_leaves_structures_and_mixed_operands_out() -> None:
     assert min(free[f] for f in ("mixed", *STRUCTURES)) >= 10, free  # the suite draws all three
     assert _held(cases(exclude=EVERY_MIXED))["mixed"] == 0
     structured = _held(cases(exclude=STRUCTURES))
-    assert structured["output:repeated"] == 0
+    assert structured["output:repeated"] == structured["output:number"] == 0
     # No tensor at all only where the program computes none (a None alone).
     assert structured["output:no_tensor"] <= free["output:no_tensor"] // 5, (structured, free)
 
 
 def test_feature_names_are_checked() -> None:
     assert left_out(["mixed:add", "output:repeated", "op:abs@int8"]).outputs == {"repeated"}
-    for bad in ("output:nothing", "mixed:input", "mixed:add@int8", "shape:add"):
+    assert left_out(["family:mutate"]).ops == {"buffer_update", "counter", "input_update"}
+    for bad in ("output:nothing", "mixed:input", "mixed:add@int8", "shape:add", "family:leaf", "family:nothing"):
         with pytest.raises(InvalidArgument, match="mixed:<name>"):
             cases(exclude=[bad])
     assert left_out(["output:nothing"], argument=None).outputs == frozenset()  # a steer skips it
