@@ -12,12 +12,12 @@ the frontend converts and the bugs are not on file yet, and the free share still
 each rejection and each known bug (and an upstream fix).
 
 A feature is demoted when every case of the run holding it was explained by one row, at
-least ``MIN_CASES[kind]`` of them: two clean rejections, three known bugs ("a few"); a
-shape (a container kind, an output with no tensor), when every case holding it that no
+least ``MIN_CASES[kind]`` of them: two clean rejections, three known bugs ("a few"); an
+output shape (no tensor, a Python number), when every case holding it that no
 demoted feature explains was explained by some row, twice as many (it is put down to the
 row of most). A feature seen where outputs were compared (a pass, a mismatch no row
 names) stays, and so does a row whose verdicts share no such feature; a demoted feature
-the free share brings to the judge is drawn freely again (a lesson of ten cases can be
+the free share brings to the judge is drawn freely again (a lesson of a few cases can be
 wrong, and an upstream fix shows so).
 
 A clean rejection that names the op it refused ("Unsupported function types
@@ -36,7 +36,7 @@ from collections.abc import Callable
 from typing import Any
 
 from strategies import OPS, Case, Steer
-from strategies.features import case_features, operand_dtypes
+from strategies.features import DTYPE_CLASSES, case_features, operand_dtypes
 from strategies.ops import TensorType, render_op
 from strategies.render import program_types
 
@@ -47,8 +47,6 @@ from .verdict import Verdict
 
 __all__ = ["CHECK_EVERY", "MIN_CASES", "Learner", "case_features", "learn", "named_ops"]
 
-#: The features of a case's shape rather than its ops (``Learner.observe``).
-SHAPES = ("container:", "output:")
 #: Cases between two lessons: ``learn`` reads every record so far.
 CHECK_EVERY = 5
 #: Verdicts of one row a feature must explain before it is demoted, by the row's kind.
@@ -127,19 +125,24 @@ def named_ops(case: Case, message: str, graphs: dict[str, list[frozenset[str]]] 
                  or {c.lower() for c in always_calls(v.op)} & words)}
 
 
-def _fed(case: Case, ops: set[str]) -> set[str]:
-    """The finest feature of each of ``ops`` in ``case``: the op on operands of two dtypes
-    (``mixed:<op>``) where they differ, else the op on its first operand's dtype."""
+def _fed(case: Case, ops: set[str], tainted: set[str]) -> set[str]:
+    """What each of ``ops`` was fed in ``case``, the coarsest feature of it ``tainted``
+    (what reached the judge) lacks: the op on operands of two dtypes (``mixed:<op>``)
+    where they differ, else the op on its first operand's dtype class, or that dtype."""
     case = case.pruned()
     types = program_types(case)
     found = set()
     for value in case.values:
         if value.op in ops and value.operands:
             if len(set(operand_dtypes(value, types))) > 1:
-                found.add(f"mixed:{value.op}")
-            elif isinstance(types.get(value.operands[0]), TensorType):
-                found.add(f"op:{value.op}@{types[value.operands[0]].dtype}")
-    return found
+                candidates = [f"mixed:{value.op}"]
+            elif isinstance(first := types.get(value.operands[0]), TensorType):
+                candidates = [f"op:{value.op}@{c}" for c, dtypes in DTYPE_CLASSES.items() if first.dtype in dtypes]
+                candidates.append(f"op:{value.op}@{first.dtype}")
+            else:
+                continue
+            found |= {next((f for f in candidates if f not in tainted), candidates[-1])}
+    return found - tainted
 
 
 class Learner:
@@ -178,7 +181,7 @@ class Learner:
                 # The op, unless it reached the judge in this run: then what this case fed
                 # it (a kernel missing for one dtype is not a converter missing).
                 whole = {f"op:{op}" for op in named if f"op:{op}" not in self.tainted}
-                fed = _fed(case, {op for op in named if f"op:{op}" in self.tainted}) - self.tainted
+                fed = _fed(case, {op for op in named if f"op:{op}" in self.tainted}, self.tainted)
                 self.steer.demote({f: {"row": known.id, "cases": 1} for f in whole | fed if f not in self.steer.demoted})
             elif self.met[known.id] >= MIN_CASES.get(known.kind, 3):
                 # A bug row met a few times already: the op its verdict names (in the
@@ -186,8 +189,8 @@ class Learner:
                 # row of a class (a unary float op of an integer, any binary op of two
                 # dtypes) otherwise costs a few cases per op and dtype.
                 named |= {v.op for v in case.pruned().values if v.op in verdict.trigger.ops}
-                self.steer.demote({f: {"row": known.id, "cases": 1} for f in _fed(case, named)
-                                   if f not in self.tainted and f not in self.steer.demoted})
+                self.steer.demote({f: {"row": known.id, "cases": 1} for f in _fed(case, named, self.tainted)
+                                   if f not in self.steer.demoted})
             self.met[known.id] += 1
         self.records.append((features, known.id if known is not None else None))
         if len(self.records) % CHECK_EVERY == 0:
@@ -195,12 +198,12 @@ class Learner:
             left = [(f, row) for f, row in self.records if row is None or not f & self.steer.demoted.keys()]
             need = lambda row: MIN_CASES.get(self.kinds.get(row, ""), 3)  # noqa: E731
             # Every feature is first put down to one row only (an op met beside a cause it
-            # is not). A shape (a container kind, an output with no tensor) is then put
-            # down to the row of most of the cases left, if it holds twice as many: a dict
-            # output one frontend crashes on, or rejects when an op before it is
-            # unsupported, is spent either way; a shape every case has is not.
+            # is not). An output shape (no tensor, a Python number) is then put down to
+            # the row of most of the cases left, if it holds twice as many: an output one
+            # frontend crashes on, or rejects, is spent either way. Not a container kind:
+            # the tuple around a dict would be blamed for the dict.
             learned = learn(left, need)
-            rest = [(frozenset(x for x in f if x.startswith(SHAPES)), row) for f, row in left
+            rest = [(frozenset(x for x in f if x.startswith("output:")), row) for f, row in left
                     if row is None or not f & learned.keys()]
             learned |= learn(rest, lambda row: 2 * need(row), one_row=False)
             self.steer.demote(learned)

@@ -6,7 +6,9 @@ A feature is one of:
 - ``container:<kind>``: the container kind (``dict``, ``plain_dict_subclass``...);
 - ``family:<name>``: every op of the family but the leaves' (``mutate``: the ops that
   write state; a frontend that drops every mutation drops them all);
-- ``op:<name>``: the op; ``op:<name>@<dtype>``: the op on a first operand of that dtype;
+- ``op:<name>``: the op; ``op:<name>@<dtype>``: the op on a first operand of that dtype,
+  or of a dtype of a class (``DTYPE_CLASSES``: ``op:log@integral``, a float function of
+  any integer or bool tensor);
 - ``mixed:<name>``: the op on tensor operands of two dtypes or more (a frontend that does
   not promote them as PyTorch does fails every binary op so, and each op also passes on
   operands of one dtype, so neither the op nor a dtype of it names the cause);
@@ -26,16 +28,19 @@ from dataclasses import dataclass
 
 from hypothesis.errors import InvalidArgument
 
-from .ops import FAMILIES, OPS, TensorType, Type
+from .ops import FAMILIES, FLOATS, INTS, OPS, TensorType, Type
 from .render import program_types
 from .spec import CONTAINER_KINDS, Case, Value
 from .tensors import EVERY_DTYPE
 
-__all__ = ["MIXED", "NUMBERS", "OUTPUT_SHAPES", "LeftOut", "case_features", "left_out", "op_dtype_pairs", "operand_dtypes",
-           "tensor_objects"]
+__all__ = ["DTYPE_CLASSES", "MIXED", "NUMBERS", "OUTPUT_SHAPES", "LeftOut", "case_features", "left_out", "op_dtype_pairs",
+           "operand_dtypes", "tensor_objects"]
 
 #: What ``output:`` may name.
 OUTPUT_SHAPES = ("no_tensor", "number", "repeated")
+#: Dtype classes ``op:<name>@<class>`` names: what a frontend that does not promote an
+#: integer operand, or narrows a floating one, fails on whichever dtype of it.
+DTYPE_CLASSES = {"integral": (*INTS, "bool"), "floating": FLOATS}
 #: What an ``output:number`` leaf is (``Value.pytype``).
 NUMBERS = ("int", "float", "bool")
 #: In an op's banned first-operand dtypes (``LeftOut.banned``): its operands share one dtype.
@@ -66,9 +71,10 @@ def left_out(features: Collection[str], *, argument: str | None = "exclude") -> 
         name, _, dtype = name.partition("@")
         if kind == "container" and name in CONTAINER_KINDS and not dtype:
             kinds.add(name)
-        elif kind == "op" and name in OPS and name != "input" and (not dtype or dtype in EVERY_DTYPE):
+        elif kind == "op" and name in OPS and name != "input" and (not dtype or dtype in EVERY_DTYPE
+                                                                   or dtype in DTYPE_CLASSES):
             if dtype:
-                banned.setdefault(name, set()).add(dtype)
+                banned.setdefault(name, set()).update(DTYPE_CLASSES.get(dtype, (dtype,)))
             else:
                 ops.add(name)
         elif kind == "family" and name in FAMILIES and name != "leaf" and not dtype:
@@ -118,7 +124,10 @@ def case_features(case: Case) -> set[str]:
     found = {f"container:{c.kind}" for c in case.containers()}
     found |= {f"op:{value.op}" for value in case.values if value.op != "input"}  # every case needs input
     found |= {f"family:{OPS[value.op].family}" for value in case.values if OPS[value.op].family != "leaf"}
-    found |= {f"op:{pair}" for pair in op_dtype_pairs(case)}
+    pairs = op_dtype_pairs(case)
+    found |= {f"op:{pair}" for pair in pairs}
+    found |= {f"op:{op}@{c}" for op, _, dtype in (p.partition("@") for p in pairs)
+              for c, dtypes in DTYPE_CLASSES.items() if dtype in dtypes}
     types = program_types(case)
     found |= {f"mixed:{value.op}" for value in case.values if len(set(operand_dtypes(value, types))) > 1}
     refs = case.refs()

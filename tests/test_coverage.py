@@ -37,7 +37,8 @@ CASE = Case(
 def test_op_dtype_pairs_are_the_needed_ops_on_their_first_operands_dtype():
     assert op_dtype_pairs(CASE) == {"add@int16", "abs@float32"}
     # One idea in one place: calibration and the run's features count the same pairs.
-    assert {f for f in calibration_features(CASE) if "@" in f} == {"op:add@int16", "op:abs@float32"}
+    assert {f for f in calibration_features(CASE) if "@" in f} == {"op:add@int16", "op:abs@float32",
+                                                                    "op:add@integral", "op:abs@floating"}
     assert calibration_features(CASE) >= {"op:add", "op:abs", "op:none", "container:tuple"}
     assert "op:neg" not in calibration_features(CASE)
     assert {f for f in kind_of(CASE).features(CASE) if "@" in f} == {"op:add@int16", "op:abs@float32"}

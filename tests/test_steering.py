@@ -92,9 +92,10 @@ def test_a_run_steers_away_from_what_a_row_keeps_rejecting() -> None:
         backend, "harness", run_case, recorder, strategy, keep_going=True, known_row=known_row, learner=Learner(steer))))
     check()
     assert steer.demoted["op:mul"]["row"] == row.id
-    # Until the first lesson, mul is in about half the cases; after it, in the free
-    # share's (one in FREE_ONE_IN, half of them with a mul), never in none.
-    before, after = with_mul[:CHECK_EVERY], with_mul[CHECK_EVERY:]
+    # Until the lesson that has seen two, mul is in about half the cases; after it, in
+    # the free share's (one in FREE_ONE_IN, half of them with a mul), never in none.
+    lesson = next(i for i in range(CHECK_EVERY, len(with_mul) + 1, CHECK_EVERY) if sum(with_mul[:i]) >= 2)
+    before, after = with_mul[:lesson], with_mul[lesson:]
     assert sum(before) >= 2, with_mul
     assert 0 < sum(after) <= 2 * len(after) // FREE_ONE_IN, (sum(before), sum(after))
     recorder.record_steering(backend.name, steer.demoted)
