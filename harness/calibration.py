@@ -91,8 +91,6 @@ def _probe_strategy(feature: str, others: set[str]) -> Any:
         return gen.cases(containers=[name], exclude=others)
     if kind == "output":
         return gen.cases(exclude=others)
-    if kind == "family":
-        return gen.cases(op_families=["leaf", name], exclude=others)
     return gen.cases(ops=[name], dtypes=[dtype] if dtype else None, exclude=others)
 
 

@@ -12,8 +12,8 @@ the frontend converts and the bugs are not on file yet, and the free share still
 each rejection and each known bug (and an upstream fix).
 
 A feature is demoted when every case of the run holding it was explained by one row, at
-least ``MIN_CASES[kind]`` of them: two clean rejections, three known bugs ("a few"); an
-output shape (no tensor, a Python number), when every case holding it that no
+least ``MIN_CASES[kind]`` of them: two clean rejections, three known bugs ("a few"); a
+shape (a container kind, an output shape), when every case holding it that no
 demoted feature explains was explained by some row, twice as many (it is put down to the
 row of most). A feature seen where outputs were compared (a pass, a mismatch no row
 names) stays, and so does a row whose verdicts share no such feature; a demoted feature
@@ -47,8 +47,10 @@ from .verdict import Verdict
 
 __all__ = ["CHECK_EVERY", "MIN_CASES", "Learner", "case_features", "learn", "named_ops"]
 
+#: The features of a case's shape rather than its ops (``Learner.observe``).
+SHAPES = ("container:", "output:")
 #: Cases between two lessons: ``learn`` reads every record so far.
-CHECK_EVERY = 5
+CHECK_EVERY = 10
 #: Verdicts of one row a feature must explain before it is demoted, by the row's kind.
 MIN_CASES = {"unsupported": 2, "bug": 3, "documented": 3}
 
@@ -198,12 +200,15 @@ class Learner:
             left = [(f, row) for f, row in self.records if row is None or not f & self.steer.demoted.keys()]
             need = lambda row: MIN_CASES.get(self.kinds.get(row, ""), 3)  # noqa: E731
             # Every feature is first put down to one row only (an op met beside a cause it
-            # is not). An output shape (no tensor, a Python number) is then put down to
-            # the row of most of the cases left, if it holds twice as many: an output one
-            # frontend crashes on, or rejects, is spent either way. Not a container kind:
-            # the tuple around a dict would be blamed for the dict.
-            learned = learn(left, need)
-            rest = [(frozenset(x for x in f if x.startswith("output:")), row) for f, row in left
+            # is not); a dtype class only where a row names its op (below), since a class
+            # met beside a cause it is not costs every dtype of it. A shape (a container
+            # kind, an output shape) is then put down to the row of most of the cases
+            # left, if it holds twice as many: an output one frontend crashes on, or
+            # rejects, is spent either way (a tuple blamed for the dict inside it comes
+            # back with the free share's first pass).
+            learned = learn([(frozenset(x for x in f if x.partition("@")[2] not in DTYPE_CLASSES), row)
+                             for f, row in left], need)
+            rest = [(frozenset(x for x in f if x.startswith(SHAPES)), row) for f, row in left
                     if row is None or not f & learned.keys()]
             learned |= learn(rest, lambda row: 2 * need(row), one_row=False)
             self.steer.demote(learned)

@@ -4,8 +4,6 @@ a run's steer take, what calibration and the steer learn, and what each leaves o
 A feature is one of:
 
 - ``container:<kind>``: the container kind (``dict``, ``plain_dict_subclass``...);
-- ``family:<name>``: every op of the family but the leaves' (``mutate``: the ops that
-  write state; a frontend that drops every mutation drops them all);
 - ``op:<name>``: the op; ``op:<name>@<dtype>``: the op on a first operand of that dtype,
   or of a dtype of a class (``DTYPE_CLASSES``: ``op:log@integral``, a float function of
   any integer or bool tensor);
@@ -14,6 +12,8 @@ A feature is one of:
   operands of one dtype, so neither the op nor a dtype of it names the cause);
 - ``output:no_tensor``: an output that holds no tensor (``return ()``, a None alone);
 - ``output:number``: a Python number or bool returned (``return x.shape[0]``, a constant);
+- ``output:mutation``: state written in place (a buffer, an input), which is part of the
+  result; a frontend that drops mutations drops every op that writes;
 - ``output:repeated``: one tensor returned at two places (``return y, y``; an input
   returned twice, or through two values that return it as it is).
 
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from hypothesis.errors import InvalidArgument
 
-from .ops import FAMILIES, FLOATS, INTS, OPS, TensorType, Type
+from .ops import FLOATS, INTS, OPS, TensorType, Type
 from .render import program_types
 from .spec import CONTAINER_KINDS, Case, Value
 from .tensors import EVERY_DTYPE
@@ -37,7 +37,7 @@ __all__ = ["DTYPE_CLASSES", "MIXED", "NUMBERS", "OUTPUT_SHAPES", "LeftOut", "cas
            "operand_dtypes", "tensor_objects"]
 
 #: What ``output:`` may name.
-OUTPUT_SHAPES = ("no_tensor", "number", "repeated")
+OUTPUT_SHAPES = ("no_tensor", "number", "mutation", "repeated")
 #: Dtype classes ``op:<name>@<class>`` names: what a frontend that does not promote an
 #: integer operand, or narrows a floating one, fails on whichever dtype of it.
 DTYPE_CLASSES = {"integral": (*INTS, "bool"), "floating": FLOATS}
@@ -77,16 +77,16 @@ def left_out(features: Collection[str], *, argument: str | None = "exclude") -> 
                 banned.setdefault(name, set()).update(DTYPE_CLASSES.get(dtype, (dtype,)))
             else:
                 ops.add(name)
-        elif kind == "family" and name in FAMILIES and name != "leaf" and not dtype:
-            ops |= {n for n, op in OPS.items() if op.family == name}
         elif kind == "mixed" and name in OPS and name != "input" and not dtype:
             banned.setdefault(name, set()).add(MIXED)
         elif kind == "output" and name in OUTPUT_SHAPES and not dtype:
             outputs.add(name)
+            if name == "mutation":
+                ops |= {n for n, op in OPS.items() if op.mutates}
         elif argument is not None:
             raise InvalidArgument(f"{argument}={sorted(map(str, features))!r}: {feature!r} is not container:<kind>, "
-                                  "family:<name>, op:<name>, op:<name>@<dtype>, mixed:<name> or "
-                                  f"output:{'|'.join(OUTPUT_SHAPES)} (and 'input' and the leaf family stay)")
+                                  "op:<name>, op:<name>@<dtype>, mixed:<name> or "
+                                  f"output:{'|'.join(OUTPUT_SHAPES)} (and 'input' stays)")
     return LeftOut(frozenset(ops), tuple(sorted((op, frozenset(d)) for op, d in banned.items())),
                    frozenset(kinds), frozenset(outputs))
 
@@ -123,7 +123,6 @@ def case_features(case: Case) -> set[str]:
     case = case.pruned()
     found = {f"container:{c.kind}" for c in case.containers()}
     found |= {f"op:{value.op}" for value in case.values if value.op != "input"}  # every case needs input
-    found |= {f"family:{OPS[value.op].family}" for value in case.values if OPS[value.op].family != "leaf"}
     pairs = op_dtype_pairs(case)
     found |= {f"op:{pair}" for pair in pairs}
     found |= {f"op:{op}@{c}" for op, _, dtype in (p.partition("@") for p in pairs)
@@ -133,6 +132,8 @@ def case_features(case: Case) -> set[str]:
     refs = case.refs()
     if not any(case.values[i].dtype is not None for i in refs):
         found.add("output:no_tensor")
+    if case.mutations():
+        found.add("output:mutation")
     if any(case.values[i].pytype in NUMBERS for i in refs):
         found.add("output:number")
     if len(returned := tensor_objects(case.values, refs)) > len(set(returned)):
