@@ -11,6 +11,7 @@ A feature is one of:
   not promote them as PyTorch does fails every binary op so, and each op also passes on
   operands of one dtype, so neither the op nor a dtype of it names the cause);
 - ``output:no_tensor``: an output that holds no tensor (``return ()``, a None alone);
+  ``output:empty``: one that holds no leaf at all (``return ()``, ``{"a": []}``);
 - ``output:number``: a Python number or bool returned (``return x.shape[0]``, a constant);
 - ``output:mutation``: state written in place (a buffer, an input), which is part of the
   result; a frontend that drops mutations drops every op that writes;
@@ -37,7 +38,7 @@ __all__ = ["DTYPE_CLASSES", "MIXED", "NUMBERS", "OUTPUT_SHAPES", "LeftOut", "cas
            "operand_dtypes", "tensor_objects"]
 
 #: What ``output:`` may name.
-OUTPUT_SHAPES = ("no_tensor", "number", "mutation", "repeated")
+OUTPUT_SHAPES = ("no_tensor", "empty", "number", "mutation", "repeated")
 #: Dtype classes ``op:<name>@<class>`` names: what a frontend that does not promote an
 #: integer operand, or narrows a floating one, fails on whichever dtype of it.
 DTYPE_CLASSES = {"integral": (*INTS, "bool"), "floating": FLOATS}
@@ -132,6 +133,8 @@ def case_features(case: Case) -> set[str]:
     refs = case.refs()
     if not any(case.values[i].dtype is not None for i in refs):
         found.add("output:no_tensor")
+    if not refs:
+        found.add("output:empty")
     if case.mutations():
         found.add("output:mutation")
     if any(case.values[i].pytype in NUMBERS for i in refs):

@@ -138,8 +138,8 @@ def reshaped(tree: Tree, values: Sequence[Value], sinks: Sequence[int], left: Co
     """``tree`` without the output shapes ``left`` names (``strategies.features``): with
     ``repeated``, a tensor's second place, and with ``number`` a Python number, takes a
     result not yet returned, or goes; with
-    ``no_tensor``, a tree that holds no tensor gets the newest result (at its root, or as
-    one more item). What the draw drew stays where nothing is left out: a
+    ``no_tensor`` (``empty``), a tree that holds no tensor (no leaf) gets the newest result
+    (at its root, or as one more item). What the draw drew stays where nothing is left out: a
     steered case only (its free share, where a case shrinks to, draws freely)."""
     tensor = [v.dtype is not None for v in values]
     if {"repeated", "number"} & set(left):
@@ -165,7 +165,7 @@ def reshaped(tree: Tree, values: Sequence[Value], sinks: Sequence[int], left: Co
             return Container(node.kind, tuple(c for c, _ in kept), tuple(k for _, k in kept if k is not None))
 
         tree = once(tree) or tree  # a bare leaf is returned once
-    if "no_tensor" in left and not any(tensor[i] for i in _refs(tree)):
+    if "no_tensor" in left and not any(tensor[i] for i in _refs(tree)) or "empty" in left and not _refs(tree):
         found = [i for i in reversed(sinks) if tensor[i]] or [i for i in reversed(range(len(values))) if tensor[i]]
         if not found:
             return tree

@@ -25,7 +25,7 @@ from strategies.steering import FREE_ONE_IN
 DRAWS = settings(max_examples=200, derandomize=True, database=None, deadline=None, phases=[Phase.generate],
                  suppress_health_check=list(HealthCheck))
 EVERY_MIXED = [f"mixed:{op}" for op in OPS if op != "input"]
-STRUCTURES = ["output:no_tensor", "output:number", "output:repeated"]
+STRUCTURES = ["output:no_tensor", "output:empty", "output:number", "output:repeated"]
 
 
 def _held(strategy) -> Counter:
@@ -54,7 +54,8 @@ def test_a_case_holds_its_structures() -> None:
                   output=Container("tuple", (Ref(0), Ref(1))))
     assert "output:repeated" in case_features(inputs) and "output:no_tensor" not in case_features(inputs)
     nothing = Case(inputs=(x0,), values=inputs.values, output=Container("list", (Ref(2),)))
-    assert "output:no_tensor" in case_features(nothing)
+    assert "output:no_tensor" in case_features(nothing) and "output:empty" not in case_features(nothing)
+    assert "output:empty" in case_features(Case(inputs=(x0,), values=inputs.values, output=Container("dict")))
     number = Case(inputs=(x0,), values=(Value("shape", ("x0",), (("dim", 0),), None, None, "int"), as_is),
                   output=Container("tuple", (Ref(0), Ref(1))))
     assert "output:number" in case_features(number)
@@ -66,8 +67,9 @@ def test_exclude_leaves_structures_and_mixed_operands_out() -> None:
     assert _held(cases(exclude=EVERY_MIXED))["mixed"] == 0
     structured = _held(cases(exclude=STRUCTURES))
     assert structured["output:repeated"] == structured["output:number"] == 0
-    # No tensor at all only where the program computes none (a None alone).
-    assert structured["output:no_tensor"] <= free["output:no_tensor"] // 5, (structured, free)
+    # No tensor (or no leaf) only where the program computes none (a None alone).
+    for shape in ("output:no_tensor", "output:empty"):
+        assert structured[shape] <= free[shape] // 5, (structured, free)
 
 
 def test_feature_names_are_checked() -> None:
