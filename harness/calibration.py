@@ -45,9 +45,9 @@ from hypothesis import Phase, given, seed, settings
 
 import strategies as gen
 from strategies import Case
-from strategies.features import case_features
+from strategies.features import DTYPE_CLASSES, case_features
 from strategies.ops import OPS
-from strategies.spec import CONTAINER_KINDS
+from strategies.spec import CONTAINER_KINDS, DICT_KINDS
 
 from . import steering
 from .backends.base import Backend
@@ -88,10 +88,10 @@ def _probe_strategy(feature: str, others: set[str]) -> Any:
     kind, _, name = feature.partition(":")
     name, _, dtype = name.partition("@")
     if kind == "container":
-        return gen.cases(containers=[name], exclude=others)
+        return gen.cases(containers=list(DICT_KINDS) if name == "mapping" else [name], exclude=others)
     if kind == "output":
         return gen.cases(exclude=others)
-    return gen.cases(ops=[name], dtypes=[dtype] if dtype else None, exclude=others)
+    return gen.cases(ops=[name], dtypes=list(DTYPE_CLASSES.get(dtype, (dtype,))) if dtype else None, exclude=others)
 
 
 def _confirmed(feature: str, row: str, others: set[str], backend: Backend, backend_spec: str,

@@ -3,7 +3,8 @@ a run's steer take, what calibration and the steer learn, and what each leaves o
 
 A feature is one of:
 
-- ``container:<kind>``: the container kind (``dict``, ``plain_dict_subclass``...);
+- ``container:<kind>``: the container kind (``dict``, ``plain_dict_subclass``...), or
+  ``container:mapping``, every dict kind (a frontend that fails any dict output);
 - ``op:<name>``: the op; ``op:<name>@<dtype>``: the op on a first operand of that dtype,
   or of a dtype of a class (``DTYPE_CLASSES``: ``op:log@integral``, a float function of
   any integer or bool tensor);
@@ -31,7 +32,7 @@ from hypothesis.errors import InvalidArgument
 
 from .ops import FLOATS, INTS, OPS, TensorType, Type
 from .render import program_types
-from .spec import CONTAINER_KINDS, Case, Value
+from .spec import CONTAINER_KINDS, DICT_KINDS, Case, Value
 from .tensors import EVERY_DTYPE
 
 __all__ = ["DTYPE_CLASSES", "MIXED", "NUMBERS", "OUTPUT_SHAPES", "LeftOut", "case_features", "left_out", "op_dtype_pairs",
@@ -70,8 +71,8 @@ def left_out(features: Collection[str], *, argument: str | None = "exclude") -> 
     for feature in sorted(features):
         kind, _, name = str(feature).partition(":")
         name, _, dtype = name.partition("@")
-        if kind == "container" and name in CONTAINER_KINDS and not dtype:
-            kinds.add(name)
+        if kind == "container" and (name in CONTAINER_KINDS or name == "mapping") and not dtype:
+            kinds.update(DICT_KINDS if name == "mapping" else (name,))
         elif kind == "op" and name in OPS and name != "input" and (not dtype or dtype in EVERY_DTYPE
                                                                    or dtype in DTYPE_CLASSES):
             if dtype:
@@ -123,6 +124,7 @@ def case_features(case: Case) -> set[str]:
     """Every feature ``case`` holds (its pruned program: what the output needs)."""
     case = case.pruned()
     found = {f"container:{c.kind}" for c in case.containers()}
+    found |= {"container:mapping"} if any(c.kind in DICT_KINDS for c in case.containers()) else set()
     found |= {f"op:{value.op}" for value in case.values if value.op != "input"}  # every case needs input
     pairs = op_dtype_pairs(case)
     found |= {f"op:{pair}" for pair in pairs}

@@ -74,6 +74,7 @@ def test_exclude_leaves_structures_and_mixed_operands_out() -> None:
 
 def test_feature_names_are_checked() -> None:
     assert left_out(["mixed:add", "output:repeated", "op:abs@int8"]).outputs == {"repeated"}
+    assert left_out(["container:mapping"]).kinds == {"dict", "ordered_dict", "model_output", "plain_dict_subclass"}
     assert left_out(["output:mutation"]).ops == {"buffer_update", "counter", "input_update"}
     assert dict(left_out(["op:log@integral"]).banned)["log"] == {"bool", "uint8", "int8", "int16", "int32", "int64"}
     for bad in ("output:nothing", "mixed:input", "mixed:add@int8", "shape:add", "op:log@odd"):
