@@ -225,13 +225,11 @@ class TvmExportedProgram(_TvmBackend):
         ), _tvm_imports("from_exported_program", "from torch.utils import _pytree as pytree"))
 
     def option_strategy(self) -> st.SearchStrategy[dict[str, Any]]:
-        # The graph as exported (run_ep_decomposition=False) in one case in four, and the
-        # default where it shrinks to: that convert map lacks the in-place and composite
-        # ops the default decomposes away, and at one case in two a 300-case nightly
-        # spent a sixth of its cases on its rejections (43 of the 45 tvm-unsupported-op
-        # examples), each op's first one a lesson the decomposed graph did not need.
-        as_exported = st.integers(0, 3).map(lambda k: {"run_ep_decomposition": False} if k == 3 else {})
-        return self._importer_options().flatmap(lambda opts: as_exported.map(lambda more: {**opts, **more}))
+        return self._importer_options().flatmap(
+            lambda opts: st.fixed_dictionaries({}, optional={"run_ep_decomposition": st.just(False)}).map(
+                lambda more: {**opts, **more}
+            )
+        )
 
     def compile(self, ctx: CompileContext) -> Any:
         from tvm.relax.frontend.torch import from_exported_program
