@@ -61,8 +61,8 @@ def cases(
     unregistered dict subclass), ``False`` keeps only cases that contain one;
     ``exclude`` leaves out features a frontend is known to reject cleanly
     (``harness.calibration``): ``container:<kind>``, ``op:<name>``, ``op:<name>@<dtype>``
-    (the op on a first operand of that dtype), ``mixed:<name>`` (the op on operands of two
-    dtypes), ``output:no_tensor`` or ``output:repeated`` (``strategies.features``);
+    (the op on a first operand of that dtype, or of a dtype class), ``mixed:<name>`` (the
+    op on operands of two dtypes), ``output:<shape>`` (``strategies.features``);
     ``input_trees=True`` also draws how ``forward`` takes its inputs: in trees (tuples,
     lists, dicts, a tuple of pairs like a KV cache), beside ``None`` and Python flags and
     numbers, positional or keyword (``parameter_trees``); it shrinks to flat tensor inputs;

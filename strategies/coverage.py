@@ -4,8 +4,8 @@ can draw at all.
 A pair is an op applied to a first operand of one dtype (``add@int16``): the unit in
 which calibration leaves features out (``op:<name>@<dtype>``, ``harness.calibration``)
 and in which the run's summary reports coverage (``reports.summary``). Both sides use
-one definition each: ``op_dtype_pairs`` (``strategies.features``) for what a case met, ``admitted_pairs`` for
-what a run could meet.
+one definition each: ``op_dtype_pairs`` (``strategies.features``) for what a case met,
+``admitted_pairs`` for what a run could meet.
 """
 
 from __future__ import annotations
@@ -62,8 +62,9 @@ def admitted_pairs(*, exclude: Collection[str] = (), include_complex: bool = Fal
       ``tests/test_coverage.py`` checks that drawn cases meet no pair outside the set.
 
     ``exclude`` takes what ``strategies.cases(exclude=...)`` takes: ``op:<name>`` removes
-    the op's pairs, ``op:<name>@<dtype>`` the pair; ``container:``, ``mixed:`` and ``output:`` features are
-    ignored (``strategies.features``).
+    the op's pairs, ``op:<name>@<dtype>`` the pair (a dtype class, its dtypes' pairs),
+    ``output:mutation`` the pairs of the ops that write state; ``container:``, ``mixed:`` and
+    the other ``output:`` features are ignored (``strategies.features``).
 
     The probe takes seconds (10 on a 2-core machine) and every run's summary asks it:
     with ``cache`` (a directory), its answer is kept there, keyed by ``probe_key``.
