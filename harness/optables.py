@@ -55,6 +55,8 @@ TIME_BOX = 30
 TABLE_OF = {"tvm-ep": "tvm-ep", "tvm-fx": "tvm-fx", "tvm-dynamo": "tvm-fx", "onnx": "onnx"}
 #: The graph each backend is handed, as ``op_graphs`` records it (read against ``TABLE_OF``).
 FORM_OF = {"tvm-ep": "core", "tvm-fx": "fx", "tvm-dynamo": "fx", "onnx": "onnx"}
+#: The graph whose calls name what a backend's rejection names (``calls``).
+NAMED_FORM = {**FORM_OF, "openvino": "core"}
 #: Backends that trace with ``torch.fx.symbolic_trace`` themselves: an op no sample of which
 #: traces is refused too (tvm-dynamo's graphs come from dynamo, which breaks the graph instead).
 UNTRACEABLE_REFUSED = ("tvm-fx",)
@@ -315,8 +317,11 @@ def calls(backend: str, cache: Path) -> dict[str, list[frozenset[str]]]:
     """op -> what each of its harvested samples calls in the graph ``backend`` is handed,
     by short name (``aten.amax.default`` is ``amax``, an fx method ``long``): what a
     frontend's rejection names when an op decomposes into something it lacks
-    (``logsumexp`` into ``amax``). Empty for a backend without such a graph."""
-    form = FORM_OF.get(backend)
+    (``logsumexp`` into ``amax``). OpenVINO is handed the exported program decomposed by
+    its own table, which is not harvested: the core decomposition is the nearest graph
+    (its rejections name aten overloads, ``amax/aten.amax.default``). Empty for a backend
+    without such a graph."""
+    form = NAMED_FORM.get(backend)
     if form is None:
         return {}
     short = lambda name: name.removeprefix("aten.").split(".")[0]  # noqa: E731
