@@ -13,7 +13,7 @@ from .arguments import checked_int, checked_names
 from .choices import choice
 from .drawing import spanned
 from .features import NUMBERS, tensor_objects
-from .spec import CONTAINER_KINDS, KEYED_KINDS, Container, Ref, Tree, Value
+from .spec import CONTAINER_KINDS, KEYED_KINDS, Container, Ref, Tree, Value, tree_refs
 
 __all__ = ["distinct_keys", "output_trees", "reshaped"]
 
@@ -143,7 +143,7 @@ def reshaped(tree: Tree, values: Sequence[Value], sinks: Sequence[int], left: Co
     steered case only (its free share, where a case shrinks to, draws freely)."""
     tensor = [v.dtype is not None for v in values]
     if {"repeated", "number"} & set(left):
-        spare = [i for i in reversed(sinks) if tensor[i] and i not in _refs(tree)]
+        spare = [i for i in reversed(sinks) if tensor[i] and i not in tree_refs(tree)]
         seen: set[str] = set()
 
         def once(node: Tree) -> Tree | None:
@@ -165,7 +165,7 @@ def reshaped(tree: Tree, values: Sequence[Value], sinks: Sequence[int], left: Co
             return Container(node.kind, tuple(c for c, _ in kept), tuple(k for _, k in kept if k is not None))
 
         tree = once(tree) or tree  # a bare leaf is returned once
-    if "no_tensor" in left and not any(tensor[i] for i in _refs(tree)) or "empty" in left and not _refs(tree):
+    if "no_tensor" in left and not any(tensor[i] for i in tree_refs(tree)) or "empty" in left and not tree_refs(tree):
         found = [i for i in reversed(sinks) if tensor[i]] or [i for i in reversed(range(len(values))) if tensor[i]]
         if not found:
             return tree
@@ -175,8 +175,3 @@ def reshaped(tree: Tree, values: Sequence[Value], sinks: Sequence[int], left: Co
         return Container(tree.kind, (*tree.items, Ref(found[0])), keys)
     return tree
 
-
-def _refs(tree: Tree) -> list[int]:
-    if isinstance(tree, Ref):
-        return [tree.index]
-    return [i for child in tree.items for i in _refs(child)]

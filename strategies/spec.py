@@ -16,6 +16,7 @@ from torch.utils._pytree import KeyPath, MappingKey, SequenceKey, keystr
 from .ops import OPS
 
 __all__ = [
+    "tree_refs",
     "CONTAINER_KINDS",
     "DICT_KINDS",
     "Case",
@@ -229,17 +230,7 @@ class Case:
         return found
 
     def refs(self) -> list[int]:
-        found: list[int] = []
-
-        def walk(node: Tree) -> None:
-            if isinstance(node, Ref):
-                found.append(node.index)
-            else:
-                for child in node.items:
-                    walk(child)
-
-        walk(self.output)
-        return found
+        return tree_refs(self.output)
 
     def depth(self) -> int:
         def walk(node: Tree) -> int:
@@ -308,6 +299,13 @@ class Case:
     def exportable(self) -> bool:
         """Whether eager PyTorch's own ``torch.export`` accepts the output tree."""
         return all(c.kind != "plain_dict_subclass" for c in self.containers())
+
+
+def tree_refs(tree: Tree) -> list[int]:
+    """The value indices an output tree's leaves point at, in order (twice = twice)."""
+    if isinstance(tree, Ref):
+        return [tree.index]
+    return [i for child in tree.items for i in tree_refs(child)]
 
 
 # -- JSON ---------------------------------------------------------------------------
